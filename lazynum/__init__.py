@@ -1,0 +1,52 @@
+"""lazynum: NumPy, lazily.
+
+``import lazynum as np`` runs ordinary NumPy code while recording an expression graph;
+values are computed at sync points (``.sync()``, ``.item()``, printing, ``numpy.asarray``,
+...) by the configured backend (``LAZYNUM_BACKEND``).  See the README for the full picture.
+"""
+from __future__ import annotations
+
+import math as _math
+
+import numpy as _np
+
+from . import dtypes as _dtypes
+from .arraytype import ndarray
+from .config import config
+from .telemetry import metrics, metrics_report, reset_metrics
+from .runtime import SyncError
+from .dtypes import (bool_, byte, can_cast, double, dtype, finfo, float32, float64, float_,
+                     floating, generic, iinfo, inexact, int8, int16, int32, int64, int_, intc,
+                     integer, intp, issubdtype, longlong, number, promote_types, short,
+                     signedinteger, single, ubyte, uint8, uint16, uint32, uint64, uintc, uintp,
+                     ulonglong, unsignedinteger, ushort)
+from .creation import *          # noqa: F401,F403
+from .manipulation import *      # noqa: F401,F403
+from .joining import *           # noqa: F401,F403
+from .indexing import *          # noqa: F401,F403
+from .advanced_indexing import *  # noqa: F401,F403
+from .reductions import *        # noqa: F401,F403
+from .mathfuncs import *         # noqa: F401,F403
+from .linalg import *            # noqa: F401,F403
+from .sorting import *           # noqa: F401,F403
+from .ufuncs import UFUNCS as _UFUNCS, ufunc
+from . import methods as _methods, protocols as _protocols  # noqa: F401  (install methods)
+from .sync_api import sync, graph_text, graph_dot, graph_hash
+
+bool = _np.bool_  # noqa: A001  (NumPy 2 exports np.bool)
+result_type = _dtypes.result_type
+newaxis = None
+pi, e, inf, nan, euler_gamma = _math.pi, _math.e, _math.inf, _math.nan, _np.euler_gamma
+globals().update(_UFUNCS)
+exceptions = _np.exceptions
+AxisError = _np.exceptions.AxisError
+
+from . import creation as _c, manipulation as _m, joining as _j, indexing as _i, \
+    advanced_indexing as _a, reductions as _r, mathfuncs as _f, linalg as _l, sorting as _s  # noqa: E402
+
+__version__ = "0.1.0"
+__all__ = sorted(set(
+    [n for mod in (_c, _m, _j, _i, _a, _r, _f, _l, _s) for n in getattr(mod, "__all__", [])]
+    + list(_UFUNCS) + ["ndarray", "sync", "config", "metrics", "metrics_report", "reset_metrics",
+                       "newaxis", "pi", "e", "inf", "nan", "dtype", "finfo", "iinfo", "result_type",
+                       "can_cast", "promote_types", "issubdtype", "SyncError"]))

@@ -1,0 +1,275 @@
+"""``lazynum.ndarray``: a lazy array with NumPy's interface and NumPy's aliasing.
+
+Mutation is functionalized.  An array either *owns* its value (``_view is None``: the
+node is the value) or is a window onto a shared ``Storage`` (``_view`` holds the storage,
+a strided layout and the storage version it last read).  A write through any window
+makes a new storage version (a ``view_scatter`` node); every window re-reads its node
+from the latest version, so views see later writes to their base and vice versa, exactly
+as in NumPy, while nothing is computed.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import dtypes, layout as layouts
+from .expr import node as nodes
+from .expr.movement import VIEW, VIEW_SCATTER
+from .runtime import register_live, sync_nodes
+
+
+class Storage:
+    """The shared value behind a group of views: a node plus a version counter."""
+    __slots__ = ("node", "version")
+
+    def __init__(self, node):
+        self.node = node
+        self.version = 0
+
+
+class ViewState:
+    """Where a window reads from: storage, absolute layout, version last read, writability."""
+    __slots__ = ("storage", "layout", "version", "readonly")
+
+    def __init__(self, storage, layout, readonly=False):
+        self.storage = storage
+        self.layout = layout
+        self.version = -1
+        self.readonly = readonly
+
+
+def wrap(node) -> "ndarray":
+    """A new owner array for ``node`` (the only way the library makes arrays)."""
+    array = object.__new__(ndarray)
+    array._node = node
+    array._view = None
+    if node.buffer is None:
+        register_live(array)
+    return array
+
+
+class ndarray:
+    """A lazy N-dimensional array; see the module docstring and NumPy's ``ndarray``.
+
+    Operations record graph nodes; values are computed at sync points (``sync()``,
+    ``item()``, ``tolist()``, ``numpy.asarray``, printing, ``bool()``/``int()``/``float()``,
+    iteration).
+    """
+    __slots__ = ("_node", "_view", "__weakref__")
+    __array_priority__ = 100
+
+    def __new__(cls, shape, dtype=float, buffer=None):
+        if buffer is not None:
+            raise TypeError("lazynum.ndarray(buffer=...) is not supported; use lazynum.asarray")
+        from .creation import zeros
+        return zeros(shape, dtype)
+
+    # -- node access --------------------------------------------------------------------
+    def _n(self):
+        """The node holding this array's current value."""
+        view = self._view
+        if view is None or view.version == view.storage.version:
+            return self._node
+        storage = view.storage
+        if layouts.is_identity(view.layout, storage.node.shape):
+            self._node = storage.node
+        else:
+            self._node = nodes.apply(VIEW, (storage.node,), view.layout)
+        view.version = storage.version
+        return self._node
+
+    def _pending_node(self):
+        node = self._n()
+        return node if node.buffer is None else None
+
+    def _layout(self):
+        """Absolute layout over the storage (an owner's own identity layout)."""
+        if self._view is None:
+            return layouts.identity(self._node.shape)
+        return self._view.layout
+
+    def _storage(self) -> Storage:
+        """Shared storage, created on first view so owners pay nothing until then."""
+        if self._view is None:
+            state = ViewState(Storage(self._node), layouts.identity(self._node.shape))
+            state.version = 0
+            self._view = state
+        return self._view.storage
+
+    def _window(self, layout, readonly=False) -> "ndarray":
+        """A view of this array's storage with an absolute ``layout``."""
+        storage = self._storage()
+        array = object.__new__(ndarray)
+        array._view = ViewState(storage, layout, readonly or self._view.readonly)
+        array._node = None
+        array._n()
+        if array._node.buffer is None:
+            register_live(array)
+        return array
+
+    def _write(self, region_layout, value_node) -> None:
+        """Store ``value_node`` (region's shape, this dtype) into ``region_layout``."""
+        if self._view is not None and self._view.readonly:
+            raise ValueError("assignment destination is read-only")
+        if self._view is None and layouts.is_identity(region_layout, self._node.shape):
+            self._node = value_node
+            return
+        storage = self._storage()
+        if layouts.is_identity(region_layout, storage.node.shape):
+            storage.node = value_node
+        else:
+            storage.node = nodes.apply(VIEW_SCATTER, (storage.node, value_node), region_layout)
+        storage.version += 1
+        if storage.node.buffer is None:
+            register_live(self)
+
+    # -- basic attributes -----------------------------------------------------------------
+    @property
+    def shape(self) -> tuple:
+        return self._n().shape
+
+    @shape.setter
+    def shape(self, new_shape):
+        view = self.reshape(new_shape)
+        if view._view is None or view._view.storage is not self._storage():
+            raise AttributeError("Incompatible shape for in-place modification. "
+                                 "Use `.reshape()` to make a copy with the desired shape.")
+        self._view.layout = view._view.layout
+        self._view.version = -1
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self._n().dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self._n().shape)
+
+    @property
+    def size(self) -> int:
+        return self._n().size
+
+    @property
+    def itemsize(self) -> int:
+        return self._n().dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        node = self._n()
+        return node.size * node.dtype.itemsize
+
+    @property
+    def base(self):
+        return None
+
+    @property
+    def flags(self):
+        view = self._view
+        return {"C_CONTIGUOUS": view is None or layouts.is_c_contiguous(view.layout),
+                "WRITEABLE": view is None or not view.readonly, "OWNDATA": view is None}
+
+    @property
+    def device(self):
+        return "cpu"
+
+    # -- sync points ------------------------------------------------------------------------
+    def sync(self) -> "ndarray":
+        """Compute this array now (an explicit sync); returns ``self``."""
+        sync_nodes([self._n()], "explicit", explicit=True)
+        return self
+
+    def _value(self, reason: str) -> np.ndarray:
+        """The computed NumPy value (read-only; callers copy before handing it out)."""
+        node = self._n()
+        if node.buffer is None:
+            sync_nodes([node], reason)
+        return node.buffer
+
+    def __array__(self, dtype=None, copy=None):
+        if copy is False:
+            raise ValueError("lazynum arrays cannot be exposed to NumPy without a copy")
+        value = self._value("__array__")
+        return np.array(value, dtype=dtype, copy=True)
+
+    def item(self, *args):
+        value = self._value("item")
+        if not args and value.size != 1:
+            raise ValueError("can only convert an array of size 1 to a Python scalar")
+        return value.item(*args)
+
+    def tolist(self):
+        return self._value("tolist").tolist()
+
+    def __bool__(self):
+        value = self._value("bool")
+        if value.size != 1:
+            raise ValueError("The truth value of an array with more than one element is "
+                             "ambiguous. Use a.any() or a.all()")
+        return bool(value.item())
+
+    def _scalar(self, reason, convert):
+        if self.ndim != 0 and self.size != 1:
+            raise TypeError("only length-1 arrays can be converted to Python scalars")
+        if self.ndim != 0:
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        return convert(self._value(reason).item())
+
+    def __int__(self):
+        return self._scalar("int", int)
+
+    def __float__(self):
+        return self._scalar("float", float)
+
+    def __index__(self):
+        if self.dtype.kind not in "iub" or self.dtype == dtypes.BOOL:
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        if self.ndim != 0:
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        return int(self._value("index").item())
+
+    def __complex__(self):
+        return self._scalar("complex", complex)
+
+    def __len__(self):
+        shape = self.shape
+        if not shape:
+            raise TypeError("len() of unsized object")
+        return shape[0]
+
+    def __iter__(self):
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d array")
+        value = self._value("iter")
+        if value.ndim == 1:
+            return iter(value)        # NumPy scalars, as NumPy's iteration yields
+        return (self[i] for i in range(len(value)))
+
+    def __repr__(self):
+        return np.array_repr(self._value("print"))
+
+    def __str__(self):
+        return np.array_str(self._value("print"))
+
+    def __format__(self, spec):
+        return format(self._value("print") if self.ndim else self._value("print").item(), spec)
+
+    def __hash__(self):
+        raise TypeError("unhashable type: 'lazynum.ndarray'")
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce__(self):
+        return (_rebuild, (np.array(self._value("pickle")),))
+
+    def __setstate__(self, state):
+        raise TypeError("lazynum arrays are rebuilt by lazynum.asarray")
+
+
+def _rebuild(value):
+    from .creation import asarray
+    return asarray(value)
+
+

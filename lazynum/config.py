@@ -1,0 +1,165 @@
+"""Configuration: one table of settings, backed by environment variables.
+
+Every setting has an environment variable, a default and a parser.  Code reads
+``config.get().name``; users override for a block with ``with lazynum.config(...)``.
+The README documents the same table (``describe()`` prints it).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from dataclasses import dataclass, fields, replace
+
+VALID_BACKENDS = ("numpy",)          # backends that exist in this build
+PLANNED_BACKENDS = ("llvm", "cuda")  # named in the design, not built yet
+VALID_SYNC_MODES = ("allow", "warn", "raise")
+VALID_LOGS = ("graph", "sync", "fallback", "flush", "kernels", "cache", "recompiles", "fusion")
+
+
+def _parse_backend(text: str) -> str:
+    name = text.strip().lower()
+    if name in VALID_BACKENDS:
+        return name
+    if name in PLANNED_BACKENDS:
+        raise ValueError(f"LAZYNUM_BACKEND={text!r}: backend {name!r} is not available in this "
+                         f"build; valid backends: {', '.join(VALID_BACKENDS)}")
+    raise ValueError(f"LAZYNUM_BACKEND={text!r} is not a backend; valid backends: "
+                     f"{', '.join(VALID_BACKENDS)}")
+
+
+def _parse_sync(text: str) -> str:
+    mode = text.strip().lower()
+    if mode not in VALID_SYNC_MODES:
+        raise ValueError(f"LAZYNUM_SYNC={text!r}: expected one of {', '.join(VALID_SYNC_MODES)}")
+    return mode
+
+
+def _parse_logs(text) -> frozenset:
+    if isinstance(text, (set, frozenset, list, tuple)):
+        items = [str(t) for t in text]
+    else:
+        items = [t for t in str(text).replace(" ", "").split(",") if t]
+    unknown = [t for t in items if t not in VALID_LOGS and t != "all"]
+    if unknown:
+        raise ValueError(f"LAZYNUM_LOGS: unknown log topic(s) {unknown}; valid: {', '.join(VALID_LOGS)}, all")
+    return frozenset(VALID_LOGS) if "all" in items else frozenset(items)
+
+
+def _parse_positive_int(text) -> int:
+    value = int(text)
+    if value <= 0:
+        raise ValueError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _parse_threads(text) -> int:
+    value = int(text)
+    if value < 0:
+        raise ValueError(f"LAZYNUM_THREADS must be >= 0 (0 = all cores), got {text!r}")
+    return value or (os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The current settings; see ``SETTINGS_TABLE`` for their meaning."""
+    backend: str = "numpy"
+    sync: str = "allow"
+    logs: frozenset = frozenset()
+    threads: int = os.cpu_count() or 1
+    cache_dir: str = ""
+    flush_nodes: int = 50_000
+    flush_bytes: int = 2 << 30
+
+
+# name -> (environment variable, parser, description)
+SETTINGS_TABLE = {
+    "backend": ("LAZYNUM_BACKEND", _parse_backend,
+                "Which backend runs synced graphs: " + " | ".join(VALID_BACKENDS) + "."),
+    "sync": ("LAZYNUM_SYNC", _parse_sync,
+             "What an implicit sync does: allow, warn (a warning naming the line) or raise "
+             "(SyncError). Explicit `.sync()`/`lazynum.sync()` are always allowed."),
+    "logs": ("LAZYNUM_LOGS", _parse_logs,
+             "Comma-separated log topics printed to stderr: " + ", ".join(VALID_LOGS) + ", all."),
+    "threads": ("LAZYNUM_THREADS", _parse_threads, "Worker threads for compiled kernels (0 = all cores)."),
+    "cache_dir": ("LAZYNUM_CACHE_DIR", str, "Directory of the persistent compile cache (empty = off)."),
+    "flush_nodes": ("LAZYNUM_FLUSH_NODES", _parse_positive_int,
+                    "Pending-graph size (nodes traced since the last sync) that triggers an automatic flush."),
+    "flush_bytes": ("LAZYNUM_FLUSH_BYTES", _parse_positive_int,
+                    "Pending-graph output bytes that trigger an automatic flush."),
+}
+
+
+def _from_environment() -> Settings:
+    values = {}
+    for name, (env, parse, _) in SETTINGS_TABLE.items():
+        raw = os.environ.get(env)
+        if raw not in (None, ""):
+            values[name] = parse(raw)
+    return Settings(**values)
+
+
+_state = threading.local()
+_global = [None]
+
+
+def get() -> Settings:
+    """Return the active settings (environment, then any ``config`` blocks)."""
+    stack = getattr(_state, "stack", None)
+    if stack:
+        return stack[-1]
+    if _global[0] is None:
+        _global[0] = _from_environment()
+    return _global[0]
+
+
+@contextlib.contextmanager
+def config(**overrides):
+    """Override settings inside a ``with`` block.
+
+    Parameters
+    ----------
+    **overrides
+        Setting names from the README's table (``backend``, ``sync``, ``logs``, ...), with
+        values in the same form as their environment variables (or already parsed).
+
+    Examples
+    --------
+    >>> import lazynum as lnp
+    >>> with lnp.config(sync="raise"):
+    ...     pass
+    """
+    known = {f.name for f in fields(Settings)}
+    parsed = {}
+    for name, value in overrides.items():
+        if name not in known:
+            raise TypeError(f"config() got an unknown setting {name!r}; known: {sorted(known)}")
+        parse = SETTINGS_TABLE[name][1]
+        parsed[name] = parse(value) if isinstance(value, str) or name == "logs" else value
+    new = replace(get(), **parsed)
+    stack = getattr(_state, "stack", None)
+    if stack is None:
+        stack = _state.stack = []
+    stack.append(new)
+    try:
+        yield new
+    finally:
+        stack.pop()
+
+
+def reload_from_environment() -> Settings:
+    """Re-read the environment variables (for tests and long-lived processes)."""
+    _global[0] = _from_environment()
+    return _global[0]
+
+
+def describe() -> str:
+    """The settings table as Markdown (the README carries the same table)."""
+    rows = ["| setting | environment variable | default | meaning |", "|---|---|---|---|"]
+    defaults = Settings()
+    for name, (env, _, doc) in SETTINGS_TABLE.items():
+        default = getattr(defaults, name)
+        if isinstance(default, frozenset):
+            default = ",".join(sorted(default)) or "(none)"
+        rows.append(f"| `{name}` | `{env}` | `{default}` | {doc} |")
+    return "\n".join(rows)

@@ -1,0 +1,107 @@
+"""Turning user values into graph nodes: arrays, NumPy arrays, scalars, nested lists.
+
+Python ``bool``/``int``/``float`` stay *weak* until an op decides their dtype (NEP 50);
+everything else converts with NumPy's rules and must land on a supported dtype.  NumPy
+input is snapshotted: a lazy result must not change when the caller later mutates the
+array it passed in.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import dtypes
+from .arraytype import ndarray, wrap
+from .expr import node as nodes
+from .expr.elementwise import CAST
+from .expr.movement import VIEW
+from .expr.shapes import broadcast_shapes
+
+WEAK_TYPES = (bool, int, float)
+
+
+def is_weak(x) -> bool:
+    """True for Python scalars (weak under NEP 50); NumPy scalars are strong."""
+    return type(x) in WEAK_TYPES or (isinstance(x, WEAK_TYPES) and not isinstance(x, np.generic))
+
+
+def _contains_lazy(x) -> bool:
+    stack = [x]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ndarray):
+            return True
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return False
+
+
+def numpy_constant(value, dtype=None) -> "nodes.Node":
+    """A leaf node holding a private copy of ``value`` converted by NumPy."""
+    if isinstance(value, complex) or (isinstance(value, np.ndarray) and value.dtype.kind == "c"):
+        raise TypeError("lazynum does not support complex numbers")
+    array = np.array(value, dtype=dtype, copy=True)
+    if array.dtype.kind == "O":
+        raise TypeError(f"cannot convert {type(value).__name__} to a lazynum array "
+                        "(NumPy would make an object array)")
+    dtypes.check(array.dtype, "array data")
+    array.flags.writeable = False
+    return nodes.constant(array)
+
+
+def to_node(x, dtype=None) -> "nodes.Node":
+    """Strong conversion: the node for ``x`` (optionally cast to ``dtype``)."""
+    if isinstance(x, ndarray):
+        node = x._n()
+    elif _contains_lazy(x) and isinstance(x, (list, tuple)):
+        from .manipulation import stack
+        node = stack([to_array(item) for item in x])._n()
+    else:
+        return numpy_constant(x, dtype)
+    if dtype is not None and node.dtype != dtype:
+        node = cast(node, dtypes.normalize(dtype))
+    return node
+
+
+def to_array(x, dtype=None) -> ndarray:
+    """``x`` as a lazynum array (no copy of an existing lazynum array of that dtype)."""
+    if isinstance(x, ndarray) and (dtype is None or x.dtype == dtype):
+        return x
+    return wrap(to_node(x, dtype))
+
+
+def cast(node, dtype) -> "nodes.Node":
+    return node if node.dtype == dtype else nodes.apply(CAST, (node,), (dtype,))
+
+
+def broadcast_node(node, shape) -> "nodes.Node":
+    """``node`` broadcast to ``shape`` (a stride-0 view; ValueError when impossible)."""
+    shape = tuple(shape)
+    if node.shape == shape:
+        return node
+    if broadcast_shapes(node.shape, shape) != shape:
+        raise ValueError(f"could not broadcast input array from shape {node.shape} into shape {shape}")
+    lead = len(shape) - len(node.shape)
+    strides, step = [0] * len(shape), 1
+    for i in range(len(node.shape) - 1, -1, -1):
+        if node.shape[i] != 1:
+            strides[lead + i] = step
+        step *= node.shape[i]
+    return nodes.apply(VIEW, (node,), (shape, tuple(strides), 0))
+
+
+def weak_scalar(value, dtype, op_name=""):
+    """Node for Python scalar ``value`` in ``dtype``, with NumPy 2's overflow error."""
+    if dtype.kind in "iu" and type(value) is not bool and isinstance(value, int):
+        info = np.iinfo(dtype)
+        if not info.min <= value <= info.max:
+            raise OverflowError(f"Python integer {value} out of bounds for {dtype}")
+    return nodes.scalar(value, dtype)
+
+
+def strong_int_dtype(value: int) -> np.dtype:
+    """The dtype NumPy would give a Python int treated strongly (for comparisons)."""
+    if -2**63 <= value < 2**63:
+        return dtypes.INT64
+    if 0 <= value < 2**64:
+        return dtypes.UINT64
+    return dtypes.FLOAT64

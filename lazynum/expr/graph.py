@@ -1,0 +1,101 @@
+"""Walks over the DAG: topological order, structural hash, printing, Graphviz.
+
+All walks are iterative (explicit stacks): a 100,000-node chain must not hit Python's
+recursion limit.
+"""
+from __future__ import annotations
+
+import hashlib
+
+from .node import Node
+
+
+def toposort(roots) -> list:
+    """Pending nodes reachable from ``roots`` in dependency order (realized nodes excluded)."""
+    order, seen = [], set()
+    stack = [(r, False) for r in roots if r.buffer is None]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            order.append(node)
+            continue
+        if node.id in seen:
+            continue
+        seen.add(node.id)
+        stack.append((node, True))
+        for arg in node.args:
+            if arg.buffer is None and arg.id not in seen:
+                stack.append((arg, False))
+    return order
+
+
+def leaves(order) -> list:
+    """Realized nodes the pending nodes in ``order`` read, in first-use order."""
+    out, seen = [], set()
+    for node in order:
+        for arg in node.args:
+            if arg.buffer is not None and arg.id not in seen:
+                seen.add(arg.id)
+                out.append(arg)
+    return out
+
+
+def _attr_text(attrs) -> str:
+    return ",".join(str(a) for a in attrs)
+
+
+def graph_hash(roots) -> str:
+    """Structural hash of the pending graph under ``roots``.
+
+    Covers op kinds, attributes, dtypes, shapes and the DAG's sharing pattern (which
+    inputs are the same).  Input data and the values of hoisted scalars are not part of
+    it: two traces that differ only in those hash the same.
+    """
+    order = toposort(roots)
+    position = {}
+    parts = []
+    for leaf in leaves(order):
+        position[leaf.id] = len(position)
+        kind = "scalar" if leaf.op.name == "scalar" else "input"
+        parts.append(f"{kind}:{leaf.dtype.str}:{leaf.shape}")
+    for node in order:
+        position[node.id] = len(position)
+        args = ",".join(str(position[a.id]) for a in node.args)
+        parts.append(f"{node.op.name}({args})[{_attr_text(node.attrs)}]:{node.dtype.str}:{node.shape}")
+    parts.append("out:" + ",".join(str(position.get(r.id, -1)) for r in roots))
+    return hashlib.blake2b("\n".join(parts).encode(), digest_size=16).hexdigest()
+
+
+def _name(node: Node, names: dict) -> str:
+    return names.get(node.id, f"%{node.id}")
+
+
+def format_graph(roots) -> str:
+    """Readable listing of the pending graph, one node per line, with user source lines."""
+    order = toposort(roots)
+    names = {}
+    lines = []
+    for leaf in leaves(order):
+        names[leaf.id] = f"in{len(names)}"
+        what = f" = {leaf.buffer.item()!r}" if leaf.op.name == "scalar" else ""
+        lines.append(f"  {names[leaf.id]}: {leaf.dtype}{list(leaf.shape)} {leaf.op.name}{what}")
+    for node in order:
+        args = ", ".join(_name(a, names) for a in node.args)
+        attrs = f" [{_attr_text(node.attrs)}]" if node.attrs else ""
+        site = f"    # {node.site}" if node.site else ""
+        lines.append(f"  %{node.id}: {node.dtype}{list(node.shape)} = {node.op.name}({args}){attrs}{site}")
+    return "\n".join(lines)
+
+
+def to_dot(roots) -> str:
+    """The pending graph as Graphviz dot text."""
+    order = toposort(roots)
+    lines = ["digraph lazynum {", "  node [shape=box, fontname=monospace];"]
+    for leaf in leaves(order):
+        lines.append(f'  n{leaf.id} [label="{leaf.op.name}\\n{leaf.dtype}{list(leaf.shape)}", style=dashed];')
+    for node in order:
+        lines.append(f'  n{node.id} [label="{node.op.name}\\n{node.dtype}{list(node.shape)}"];')
+        for arg in node.args:
+            lines.append(f"  n{arg.id} -> n{node.id};")
+    lines.append("}")
+    return "\n".join(lines)

@@ -1,0 +1,123 @@
+"""Gather/scatter primitives and the run-time index check.
+
+Index bounds depend on data, so they are checked when the graph runs: ``check_index``
+normalizes negative indices and raises NumPy's IndexError at the sync, naming the op and
+the user line that traced it.  ``take``/``scatter`` then trust their (normalized) indices.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from .registry import register
+from .shapes import broadcast_shapes
+
+
+def _int_dtype(node, what):
+    if node.dtype.kind not in "iu":
+        raise IndexError(f"{what}: arrays used as indices must be of integer type, got {node.dtype}")
+
+
+def _check_index_shape(args, attrs):
+    _int_dtype(args[0], "check_index")
+    return args[0].shape
+
+
+def _check_index_reference(arrays, attrs):
+    size, axis = attrs
+    idx = arrays[0]
+    if idx.dtype == np.uint64:
+        bad = idx >= size
+    else:
+        idx = idx.astype(np.int64, copy=False)
+        bad = (idx < -size) | (idx >= size)
+    if bad.any():
+        first = idx[bad].flat[0]
+        raise IndexError(f"index {first} is out of bounds for axis {axis} with size {size}")
+    idx = idx.astype(np.int64, copy=False)
+    return np.where(idx < 0, idx + size, idx)
+
+
+CHECK_INDEX = register(
+    "check_index", "index", shape=_check_index_shape, dtype=lambda args, attrs: dtypes.INT64,
+    reference=_check_index_reference, may_fail=True,
+    doc="Normalize integer indices into [0, size) for axis; IndexError at run time if out of bounds.")
+
+
+def _take_shape(args, attrs):
+    x, idx = args
+    (axis,) = attrs
+    if idx.dtype != dtypes.INT64:
+        raise TypeError("take primitive needs normalized int64 indices (check_index)")
+    return x.shape[:axis] + idx.shape + x.shape[axis + 1:]
+
+
+TAKE = register("take", "index", shape=_take_shape, dtype=lambda args, attrs: args[0].dtype,
+                reference=lambda arrays, attrs: np.take(arrays[0], arrays[1], axis=attrs[0]),
+                doc="Gather along attrs[0] with normalized int64 indices.")
+
+
+def _along_shape(args, attrs):
+    x, idx = args[0], args[1]
+    (axis,) = attrs
+    if idx.dtype != dtypes.INT64 or len(idx.shape) != len(x.shape):
+        raise TypeError("take_along_axis primitive needs normalized int64 indices of equal rank")
+    outer_x = x.shape[:axis] + (1,) + x.shape[axis + 1:]
+    outer_i = idx.shape[:axis] + (1,) + idx.shape[axis + 1:]
+    outer = broadcast_shapes(outer_x, outer_i)
+    return outer[:axis] + (idx.shape[axis],) + outer[axis + 1:]
+
+
+TAKE_ALONG_AXIS = register(
+    "take_along_axis", "index", shape=_along_shape, dtype=lambda args, attrs: args[0].dtype,
+    reference=lambda arrays, attrs: np.take_along_axis(arrays[0], arrays[1], axis=attrs[0]),
+    doc="numpy.take_along_axis with normalized int64 indices.")
+
+
+def _scatter_shape(args, attrs):
+    base, idx, values = args
+    if idx.dtype != dtypes.INT64 or values.shape != idx.shape or values.dtype != base.dtype:
+        raise TypeError("scatter needs int64 flat indices and values of the index shape and base dtype")
+    return base.shape
+
+
+def _scatter_reference(arrays, attrs):
+    base, idx, values = arrays
+    out = np.array(base, copy=True, order="C")
+    out.reshape(-1)[idx] = values
+    return out
+
+
+def _scatter_add_reference(arrays, attrs):
+    base, idx, values = arrays
+    out = np.array(base, copy=True, order="C")
+    np.add.at(out.reshape(-1), idx, values)
+    return out
+
+
+SCATTER = register("scatter", "index", shape=_scatter_shape, dtype=lambda args, attrs: args[0].dtype,
+                   reference=_scatter_reference,
+                   doc="Copy of base with base.flat[idx] = values (the last duplicate wins).")
+SCATTER_ADD = register("scatter_add", "index", shape=_scatter_shape,
+                       dtype=lambda args, attrs: args[0].dtype, reference=_scatter_add_reference,
+                       doc="Copy of base with values added at flat idx (duplicates accumulate).")
+
+
+def _put_along_shape(args, attrs):
+    base, idx, values = args
+    if values.shape != idx.shape or values.dtype != base.dtype:
+        raise TypeError("put_along_axis primitive needs values of the index shape and base dtype")
+    _along_shape((base, idx), attrs)
+    return base.shape
+
+
+def _put_along_reference(arrays, attrs):
+    base, idx, values = arrays
+    out = np.array(base, copy=True, order="C")
+    np.put_along_axis(out, idx, values, axis=attrs[0])
+    return out
+
+
+PUT_ALONG_AXIS = register(
+    "put_along_axis", "index", shape=_put_along_shape, dtype=lambda args, attrs: args[0].dtype,
+    reference=_put_along_reference, doc="numpy.put_along_axis on a copy of base.")

@@ -1,0 +1,128 @@
+"""Data movement primitives: strided views, writes into views, concatenation, iota.
+
+Every NumPy view (slices with any step, transposes, broadcasts, reshapes of contiguous
+data, diagonals, flips) is one ``view`` node: ``(shape, strides, offset)`` in elements over
+the C-order flattening of its base, exactly NumPy's own memory model.  Kernels treat it as
+index math (``offset + sum(i_k * stride_k)``), never as a copy.  A write through a view is
+``view_scatter``: a new version of the base with the view's region replaced.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from .. import dtypes
+from .registry import register
+from .shapes import normalize_axis, size_of
+
+
+def view_extent(shape, strides, offset) -> tuple:
+    """Lowest and highest flat element index a strided view touches (None if empty)."""
+    if size_of(shape) == 0:
+        return None
+    low = high = offset
+    for d, s in zip(shape, strides):
+        if s > 0:
+            high += (d - 1) * s
+        else:
+            low += (d - 1) * s
+    return low, high
+
+
+def _view_shape(args, attrs):
+    shape, strides, offset = attrs
+    if len(shape) != len(strides) or any(d < 0 for d in shape):
+        raise ValueError(f"bad view shape {shape} / strides {strides}")
+    extent = view_extent(shape, strides, offset)
+    if extent is not None and (extent[0] < 0 or extent[1] >= args[0].size):
+        raise ValueError(f"view {attrs} reaches outside its base of size {args[0].size}")
+    return tuple(shape)
+
+
+def _strided(flat: np.ndarray, shape, strides, offset, writeable=False):
+    if size_of(shape) == 0:
+        return np.empty(shape, flat.dtype)
+    item = flat.itemsize
+    return as_strided(flat[offset:], shape, [s * item for s in strides], writeable=writeable)
+
+
+def _view_reference(arrays, attrs):
+    return _strided(np.ascontiguousarray(arrays[0]).reshape(-1), *attrs)
+
+
+VIEW = register("view", "view", shape=_view_shape, dtype=lambda args, attrs: args[0].dtype,
+                reference=_view_reference,
+                doc="Strided view (shape, strides, offset) over the flattened base; index math.")
+
+
+def _view_scatter_shape(args, attrs):
+    base, value = args
+    region = _view_shape((base,), attrs)
+    if value.shape != region:
+        raise ValueError(f"view_scatter value shape {value.shape} != region {region}")
+    return base.shape
+
+
+def _view_scatter_dtype(args, attrs):
+    if args[0].dtype != args[1].dtype:
+        raise TypeError(f"view_scatter needs equal dtypes, got {args[0].dtype}, {args[1].dtype}")
+    return args[0].dtype
+
+
+def _view_scatter_reference(arrays, attrs):
+    base, value = arrays
+    out = np.array(base, copy=True, order="C")
+    region = _strided(out.reshape(-1), *attrs, writeable=True)
+    if region.size:
+        region[...] = value
+    return out
+
+
+VIEW_SCATTER = register(
+    "view_scatter", "view", shape=_view_scatter_shape, dtype=_view_scatter_dtype,
+    reference=_view_scatter_reference,
+    doc="A new version of base whose strided region (shape, strides, offset) holds value.")
+
+
+def _concat_shape(args, attrs):
+    (axis,) = attrs
+    first = args[0].shape
+    if not 0 <= axis < len(first):
+        raise ValueError(f"concatenate axis {axis} invalid for rank {len(first)}")
+    total = 0
+    for a in args:
+        if len(a.shape) != len(first) or any(x != y for i, (x, y) in enumerate(zip(a.shape, first))
+                                              if i != axis):
+            raise ValueError("all the input array dimensions except for the concatenation axis "
+                             f"must match exactly, got shapes {[x.shape for x in args]}")
+        total += a.shape[axis]
+    return first[:axis] + (total,) + first[axis + 1:]
+
+
+def _concat_dtype(args, attrs):
+    if any(a.dtype != args[0].dtype for a in args):
+        raise TypeError("concatenate primitive needs equal dtypes (the front end promotes)")
+    return args[0].dtype
+
+
+CONCATENATE = register("concatenate", "view", shape=_concat_shape, dtype=_concat_dtype,
+                       reference=lambda arrays, attrs: np.concatenate(arrays, axis=attrs[0]),
+                       doc="Join equal-dtype arrays along attrs[0].")
+
+
+def _iota_shape(args, attrs):
+    shape, axis = attrs
+    normalize_axis(axis, len(shape))
+    return tuple(shape)
+
+
+def _iota_reference(arrays, attrs):
+    shape, axis = attrs
+    line = np.arange(shape[axis], dtype=np.int64)
+    line = line.reshape((-1,) + (1,) * (len(shape) - axis - 1))
+    return np.broadcast_to(line, shape)
+
+
+IOTA = register("iota", "creation", shape=_iota_shape, dtype=lambda args, attrs: dtypes.INT64,
+                reference=_iota_reference,
+                doc="int64 array of `shape` whose value is the index along `axis`.")

@@ -1,0 +1,67 @@
+"""The primitive registry: one entry per op, holding everything that op means.
+
+Each ``Op`` carries, side by side, its shape rule, dtype rule, NumPy reference
+implementation (which is also the ``numpy`` backend's lowering), its VJP rule (added by
+``lazynum.autograd``) and per-backend lowerings.  ``tests/expr/test_registry.py`` walks
+``OPS`` and fails when an op lacks one of the required parts.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+KINDS = ("leaf", "elementwise", "reduce", "scan", "view", "index", "extern", "creation")
+
+
+class Op:
+    """A primitive operation.
+
+    Parameters
+    ----------
+    name : str
+        Unique name, used in graph printouts and in the structural hash.
+    kind : str
+        One of ``KINDS``; the scheduler treats kinds differently (fusion boundaries).
+    shape_rule, dtype_rule : callable ``(args, attrs) -> shape | dtype``
+        Validate inputs and return the output shape / dtype; raise NumPy's exception types.
+    reference : callable ``(arrays, attrs) -> numpy.ndarray``
+        The NumPy definition of the op: the oracle and the ``numpy`` backend.
+    """
+    __slots__ = ("name", "kind", "shape_rule", "dtype_rule", "reference", "vjp", "lowerings",
+                 "doc", "may_fail")
+
+    def __init__(self, name: str, kind: str, shape_rule: Callable, dtype_rule: Callable,
+                 reference: Callable, doc: str = "", may_fail: bool = False):
+        if kind not in KINDS:
+            raise ValueError(f"unknown op kind {kind!r}")
+        self.name = name
+        self.kind = kind
+        self.shape_rule = shape_rule
+        self.dtype_rule = dtype_rule
+        self.reference = reference
+        self.vjp = None          # filled in beside the op by lazynum.autograd
+        self.lowerings = {}      # backend name -> lowering, filled in by compiled backends
+        self.doc = doc
+        self.may_fail = may_fail  # True when only run time can reveal bad input (index bounds)
+
+    def __repr__(self):
+        return f"<op {self.name}>"
+
+    def __reduce__(self):
+        return (lookup, (self.name,))
+
+
+OPS: dict[str, Op] = {}
+
+
+def register(name: str, kind: str, *, shape, dtype, reference, doc: str = "",
+             may_fail: bool = False) -> Op:
+    """Create and register a primitive; a duplicate name is a programming error."""
+    if name in OPS:
+        raise ValueError(f"op {name!r} registered twice")
+    op = Op(name, kind, shape, dtype, reference, doc=doc, may_fail=may_fail)
+    OPS[name] = op
+    return op
+
+
+def lookup(name: str) -> Op:
+    return OPS[name]

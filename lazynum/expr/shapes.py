@@ -1,0 +1,65 @@
+"""Shape arithmetic shared by the shape rules and the front end (NumPy's rules and errors)."""
+from __future__ import annotations
+
+import operator
+
+from numpy.exceptions import AxisError
+
+
+def broadcast_shapes(*shapes) -> tuple:
+    """NumPy broadcasting of ``shapes``; ValueError with NumPy's wording on a mismatch."""
+    first = shapes[0]
+    if all(s == first for s in shapes):
+        return first
+    ndim = max(len(s) for s in shapes)
+    out = [1] * ndim
+    for s in shapes:
+        offset = ndim - len(s)
+        for i, d in enumerate(s):
+            cur = out[offset + i]
+            if d != cur:
+                if cur == 1:
+                    out[offset + i] = d
+                elif d != 1:
+                    shown = " ".join(str(tuple(x)).replace(",)", ")").replace(" ", "") for x in shapes)
+                    raise ValueError("operands could not be broadcast together with shapes " + shown)
+    return tuple(out)
+
+
+def normalize_axis(axis, ndim: int, argname: str | None = None) -> int:
+    """A single axis in ``[-ndim, ndim)`` as a non-negative int (AxisError otherwise)."""
+    try:
+        axis = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an integer") from None
+    if not -ndim <= axis < ndim:
+        raise AxisError(axis, ndim, argname)
+    return axis % ndim if ndim else 0
+
+
+def normalize_axes(axis, ndim: int, argname: str | None = None, allow_duplicate=False) -> tuple:
+    """``axis`` (None, int or sequence) as a sorted tuple of non-negative axes."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (tuple, list)):
+        axes = tuple(normalize_axis(a, ndim, argname) for a in axis)
+        if not allow_duplicate and len(set(axes)) != len(axes):
+            raise ValueError("duplicate value in 'axis'")
+        return tuple(sorted(axes))
+    return (normalize_axis(axis, ndim, argname),)
+
+
+def size_of(shape) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def c_strides(shape) -> tuple:
+    """Element strides of a C-contiguous array of ``shape``."""
+    strides, step = [], 1
+    for d in reversed(shape):
+        strides.append(step)
+        step *= max(d, 1)
+    return tuple(reversed(strides))

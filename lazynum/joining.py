@@ -1,0 +1,6 @@
+"""Placeholder: being written (issue 2)."""
+__all__ = []
+
+
+def repeat(*args, **kwargs):
+    raise NotImplementedError('joining.repeat is not written yet')

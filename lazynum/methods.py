@@ -1,0 +1,110 @@
+"""The methods and Python operators of ``lazynum.ndarray``.
+
+Each method forwards to the namespace function it mirrors (``a.sum(...)`` is
+``lazynum.sum(a, ...)``), so semantics live in one place.  Operators go straight to the
+ufunc call path, the hottest path of tracing.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import (advanced_indexing, creation, indexing, joining, linalg, manipulation, mathfuncs,
+               reductions, sorting)
+from .arraytype import ndarray
+from .ufuncs import call
+
+_OPERAND_TYPES = (ndarray, np.ndarray, np.generic, bool, int, float, list, tuple)
+
+
+def _binary(name, reflected=False):
+    uf = getattr(np, name)
+    if reflected:
+        def method(self, other):
+            if not isinstance(other, _OPERAND_TYPES):
+                return NotImplemented
+            return call(uf, (other, self))
+    else:
+        def method(self, other):
+            if not isinstance(other, _OPERAND_TYPES):
+                return NotImplemented
+            return call(uf, (self, other))
+    return method
+
+
+def _inplace(name):
+    uf = getattr(np, name)
+
+    def method(self, other):
+        if not isinstance(other, _OPERAND_TYPES):
+            return NotImplemented
+        return call(uf, (self, other), out=self)
+    return method
+
+
+def _unary(name):
+    uf = getattr(np, name)
+    return lambda self: call(uf, (self,))
+
+
+_BINARY_OPERATORS = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
+    "floordiv": "floor_divide", "mod": "remainder", "pow": "power", "and": "bitwise_and",
+    "or": "bitwise_or", "xor": "bitwise_xor", "lshift": "left_shift", "rshift": "right_shift",
+}
+for _op, _name in _BINARY_OPERATORS.items():
+    setattr(ndarray, f"__{_op}__", _binary(_name))
+    setattr(ndarray, f"__r{_op}__", _binary(_name, reflected=True))
+    setattr(ndarray, f"__i{_op}__", _inplace(_name))
+for _op, _name in {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
+                   "gt": "greater", "ge": "greater_equal"}.items():
+    setattr(ndarray, f"__{_op}__", _binary(_name))
+for _op, _name in {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "invert"}.items():
+    setattr(ndarray, f"__{_op}__", _unary(_name))
+
+ndarray.__divmod__ = lambda self, other: call(np.divmod, (self, other))
+ndarray.__rdivmod__ = lambda self, other: call(np.divmod, (other, self))
+ndarray.__matmul__ = lambda self, other: linalg.matmul(self, other)
+ndarray.__rmatmul__ = lambda self, other: linalg.matmul(other, self)
+
+
+def _imatmul(self, other):
+    result = linalg.matmul(self, other)
+    if result.shape != self.shape:
+        raise ValueError("inplace matrix multiplication requires the first operand to have "
+                         "the same shape as the result")
+    self[...] = result
+    return self
+
+
+ndarray.__imatmul__ = _imatmul
+ndarray.__getitem__ = indexing.getitem
+ndarray.__setitem__ = indexing.setitem
+
+# Properties that are views or derived arrays.
+ndarray.T = property(lambda self: manipulation.transpose(self))
+ndarray.mT = property(lambda self: manipulation.matrix_transpose(self))
+ndarray.flat = property(lambda self: manipulation.ravel(self))
+ndarray.real = property(lambda self: mathfuncs.real(self))
+ndarray.imag = property(lambda self: mathfuncs.imag(self))
+
+# Methods mirroring namespace functions: name -> function(self, *args, **kwargs).
+_METHODS = {
+    "astype": creation.astype, "copy": creation.copy, "fill": creation.fill,
+    "reshape": manipulation.method_reshape, "transpose": manipulation.method_transpose,
+    "swapaxes": manipulation.swapaxes, "ravel": manipulation.ravel, "flatten": manipulation.flatten,
+    "squeeze": manipulation.squeeze, "repeat": joining.repeat,
+    "diagonal": manipulation.diagonal,
+    "sum": reductions.sum, "prod": reductions.prod, "mean": reductions.mean, "var": reductions.var,
+    "std": reductions.std, "min": reductions.min, "max": reductions.max, "argmin": reductions.argmin,
+    "argmax": reductions.argmax, "any": reductions.any, "all": reductions.all,
+    "cumsum": reductions.cumsum, "cumprod": reductions.cumprod, "ptp": reductions.ptp,
+    "trace": reductions.trace,
+    "clip": mathfuncs.clip, "round": mathfuncs.round, "conj": mathfuncs.conj,
+    "conjugate": mathfuncs.conj,
+    "dot": linalg.dot, "take": advanced_indexing.take, "nonzero": advanced_indexing.nonzero,
+    "put": advanced_indexing.put,
+    "argsort": sorting.argsort, "searchsorted": sorting.searchsorted,
+}
+for _name, _function in _METHODS.items():
+    setattr(ndarray, _name, _function)
+ndarray.sort = sorting.method_sort   # in place, like NumPy's

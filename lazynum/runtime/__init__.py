@@ -1,0 +1,4 @@
+"""The runtime: the one sync entry point and the registry of live pending arrays."""
+from .sync import SyncError, flush_all, register_live, sync_nodes
+
+__all__ = ["SyncError", "flush_all", "register_live", "sync_nodes"]

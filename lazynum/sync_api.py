@@ -1,0 +1,37 @@
+"""User-facing sync and graph inspection: ``lazynum.sync``, ``graph_text``, ``graph_dot``."""
+from __future__ import annotations
+
+from .arraytype import ndarray
+from .expr import graph
+from .runtime import sync_nodes
+
+
+def _nodes(arrays):
+    out = []
+    for a in arrays:
+        if isinstance(a, (list, tuple)):
+            out.extend(_nodes(a))
+        elif isinstance(a, ndarray):
+            out.append(a._n())
+    return out
+
+
+def sync(*arrays):
+    """Compute the given arrays now, in one run (an explicit sync); returns them."""
+    sync_nodes(_nodes(arrays), "explicit", explicit=True)
+    return arrays[0] if len(arrays) == 1 else arrays
+
+
+def graph_text(*arrays) -> str:
+    """The pending graph behind ``arrays`` as readable text (nothing is computed)."""
+    return graph.format_graph(_nodes(arrays))
+
+
+def graph_dot(*arrays) -> str:
+    """The pending graph behind ``arrays`` as Graphviz dot text."""
+    return graph.to_dot(_nodes(arrays))
+
+
+def graph_hash(*arrays) -> str:
+    """The structural hash of the pending graph (what the compile cache keys on)."""
+    return graph.graph_hash(_nodes(arrays))

@@ -1,0 +1,131 @@
+"""Counters and decision records: what was traced, synced, flushed and why.
+
+Every sync, fallback and automatic flush is recorded with its reason and the first
+user frame (file:line) so ``metrics_report()`` answers "what ran, and why?".
+"""
+from __future__ import annotations
+
+import collections
+import itertools
+import os
+import sys
+import time
+
+from . import config as _config
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+# Node ids double as the traced-op counter: ops_traced = ids handed out since reset.
+node_ids = itertools.count(1)
+_baseline = {"node_id": 0}
+
+COUNTER_NAMES = (
+    "syncs", "fallbacks", "auto_flushes", "nodes_computed", "bytes_allocated",
+    "compiles", "cache_hits", "cache_misses", "kernels_launched",
+)
+counters = dict.fromkeys(COUNTER_NAMES, 0)
+timers = collections.Counter()
+sync_sites = collections.Counter()      # (reason, "file:line") -> count
+fallback_sites = collections.Counter()  # (function name, "file:line") -> count
+flush_sites = collections.Counter()     # (reason, "file:line") -> count
+
+
+def _peek_next_id() -> int:
+    # itertools.count exposes its next value only through repr: "count(N)".
+    return int(repr(node_ids)[6:-1])
+
+
+def user_frame() -> str:
+    """``file:line`` of the innermost frame outside the lazynum package."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not os.path.abspath(filename).startswith(_PACKAGE_DIR):
+            return f"{filename}:{frame.f_lineno}"
+        frame = frame.f_back
+    return "<lazynum>"
+
+
+def log(topic: str, message: str) -> None:
+    """Print ``message`` to stderr when ``topic`` is enabled in ``LAZYNUM_LOGS``."""
+    if topic in _config.get().logs:
+        print(f"[lazynum:{topic}] {message}", file=sys.stderr)
+
+
+def enabled(topic: str) -> bool:
+    return topic in _config.get().logs
+
+
+class timed:
+    """Context manager adding elapsed seconds to ``timers[name]``."""
+    __slots__ = ("name", "start")
+
+    def __init__(self, name):
+        self.name = name
+
+    def __enter__(self):
+        self.start = time.perf_counter()
+
+    def __exit__(self, *exc):
+        timers[self.name] += time.perf_counter() - self.start
+
+
+def metrics() -> dict:
+    """Return the counters as a dict.
+
+    Keys: ``ops_traced`` (graph nodes recorded), ``syncs``, ``fallbacks`` (NumPy functions
+    computed eagerly on synced data), ``auto_flushes``, ``nodes_computed``, ``bytes_allocated``,
+    ``compiles``, ``cache_hits``, ``cache_misses``, ``kernels_launched``, and ``time_<phase>_s``.
+    """
+    out = {"ops_traced": _peek_next_id() - _baseline["node_id"]}
+    out.update(counters)
+    for name, seconds in timers.items():
+        out[f"time_{name}_s"] = seconds
+    return out
+
+
+def reset_metrics() -> None:
+    """Zero every counter and forget the recorded sync/fallback/flush sites."""
+    _baseline["node_id"] = _peek_next_id()
+    for name in counters:
+        counters[name] = 0
+    timers.clear()
+    sync_sites.clear()
+    fallback_sites.clear()
+    flush_sites.clear()
+
+
+def record_sync(reason: str, site: str) -> None:
+    counters["syncs"] += 1
+    sync_sites[(reason, site)] += 1
+
+
+def record_fallback(name: str, site: str) -> None:
+    counters["fallbacks"] += 1
+    fallback_sites[(name, site)] += 1
+    log("fallback", f"{name} has no lazy implementation: synced and computed with NumPy at {site}")
+
+
+def record_flush(reason: str, site: str) -> None:
+    counters["auto_flushes"] += 1
+    flush_sites[(reason, site)] += 1
+
+
+def _section(title, sites):
+    lines = [title]
+    if not sites:
+        lines.append("  (none)")
+    for (what, site), count in sites.most_common():
+        lines.append(f"  {count:6d}  {what:<14s} {site}")
+    return lines
+
+
+def metrics_report() -> str:
+    """A readable report: counters, syncs by reason and source line, fallbacks, flushes."""
+    m = metrics()
+    lines = ["lazynum metrics", "  " + "  ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
+                                               for k, v in m.items())]
+    lines += _section("syncs (reason, first user frame):", sync_sites)
+    lines += _section("fallbacks to NumPy (function, first user frame):", fallback_sites)
+    lines += _section("automatic flushes (reason, first user frame):", flush_sites)
+    return "\n".join(lines)
