@@ -12,7 +12,7 @@ import numpy as _np
 
 from . import dtypes as _dtypes
 from .arraytype import ndarray
-from .config import config
+from .settings import config
 from .telemetry import metrics, metrics_report, reset_metrics
 from .runtime import SyncError
 from .dtypes import (bool_, byte, can_cast, double, dtype, finfo, float32, float64, float_,

@@ -73,7 +73,11 @@ class ndarray:
         if layouts.is_identity(view.layout, storage.node.shape):
             self._node = storage.node
         else:
-            self._node = nodes.apply(VIEW, (storage.node,), view.layout)
+            node = nodes.apply(VIEW, (storage.node,), view.layout)
+            if node.buffer is None and storage.node.buffer is not None:
+                # A view of computed data is index math on a buffer: free, not a sync.
+                node.realize(VIEW.reference((storage.node.buffer,), view.layout))
+            self._node = node
         view.version = storage.version
         return self._node
 

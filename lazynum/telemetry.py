@@ -11,7 +11,7 @@ import os
 import sys
 import time
 
-from . import config as _config
+from . import settings as _config
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-from .. import config
+from .. import settings as config
 
 _MODULES = {"numpy": "lazynum.backends.reference"}
 

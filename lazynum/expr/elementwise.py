@@ -50,17 +50,24 @@ def loop_signature(ufunc: np.ufunc, operand_types: tuple) -> tuple:
 def _elementwise_shape(args, attrs):
     if len(args) == 1:
         return args[0].shape
+    if len(args) == 2:
+        return broadcast_shapes(args[0].shape, args[1].shape)
     return broadcast_shapes(*[a.shape for a in args])
 
 
 def _make_dtype_rule(ufunc):
+    checked = {}   # (input dtypes, attrs) -> output dtype, validated once
+
     def dtype_rule(args, attrs):
-        in_types = tuple(a.dtype for a in args)
-        signature = loop_signature(ufunc, in_types)
-        if signature[:ufunc.nin] != in_types:
-            raise TypeError(f"{ufunc.__name__}: inputs {in_types} are not a loop signature; "
-                            f"cast to {signature[:ufunc.nin]} first")
-        return signature[ufunc.nin + (attrs[0] if attrs else 0)]
+        in_types = tuple([a.dtype for a in args])
+        out = checked.get((in_types, attrs))
+        if out is None:
+            signature = loop_signature(ufunc, in_types)
+            if signature[:ufunc.nin] != in_types:
+                raise TypeError(f"{ufunc.__name__}: inputs {in_types} are not a loop signature; "
+                                f"cast to {signature[:ufunc.nin]} first")
+            out = checked[(in_types, attrs)] = signature[ufunc.nin + (attrs[0] if attrs else 0)]
+        return out
     return dtype_rule
 
 

@@ -9,12 +9,15 @@ freed and later graphs see a leaf.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import telemetry as metrics
 from .registry import Op, register
 
 _next_id = metrics.node_ids.__next__
+_prod = math.prod
 
 # Structural key -> node for pending nodes.  Cleared at every sync: realized nodes are
 # leaves afterwards, and clearing bounds the table by the pending graph size.
@@ -62,17 +65,22 @@ class Node:
 
 def apply(op: Op, args: tuple, attrs: tuple = ()) -> Node:
     """Record ``op(*args, attrs)``: run its rules, intern it, return the node."""
-    key = (op, attrs, *[a.id for a in args])
+    if len(args) == 2:       # the common cases skip building a list (tracing hot path)
+        key = (op, attrs, args[0].id, args[1].id)
+    elif len(args) == 1:
+        key = (op, attrs, args[0].id)
+    else:
+        key = (op, attrs, *[a.id for a in args])
     node = _interned.get(key)
     if node is not None:
         return node
     shape = op.shape_rule(args, attrs)
     dtype = op.dtype_rule(args, attrs)
-    site = metrics.user_frame() if (op.may_fail or _want_sites[0]) else None
-    node = Node(op, args, attrs, shape, dtype, site=site)
+    node = Node(op, args, attrs, shape, dtype,
+                site=metrics.user_frame() if (op.may_fail or _want_sites[0]) else None)
     _interned[key] = node
     pending["nodes"] += 1
-    pending["bytes"] += node.size * dtype.itemsize
+    pending["bytes"] += _prod(shape) * dtype.itemsize
     if pending["nodes"] >= flush_limits[0] or pending["bytes"] >= flush_limits[1]:
         flush_hook[0](node)
     return node

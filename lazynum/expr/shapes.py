@@ -9,7 +9,13 @@ from numpy.exceptions import AxisError
 def broadcast_shapes(*shapes) -> tuple:
     """NumPy broadcasting of ``shapes``; ValueError with NumPy's wording on a mismatch."""
     first = shapes[0]
-    if all(s == first for s in shapes):
+    if len(shapes) == 2:         # tracing hot path: equal shapes or a 0-d operand
+        second = shapes[1]
+        if first == second or not second:
+            return first
+        if not first:
+            return second
+    elif all(s == first for s in shapes):
         return first
     ndim = max(len(s) for s in shapes)
     out = [1] * ndim

@@ -12,7 +12,7 @@ import time
 import warnings
 import weakref
 
-from .. import backends, config, telemetry as metrics
+from .. import backends, settings as config, telemetry as metrics
 from ..expr import graph, node as node_mod
 
 
@@ -108,6 +108,10 @@ def _run(outputs: list, reason: str, site: str) -> None:
 
 def _after_sync() -> None:
     node_mod.clear_interned()
+    _refresh_cached_settings()
+
+
+def _refresh_cached_settings() -> None:
     settings = config.get()
     node_mod.flush_limits[:] = [settings.flush_nodes, settings.flush_bytes]
     node_mod._want_sites[0] = bool(settings.logs & {"graph", "kernels"})
@@ -126,4 +130,5 @@ def flush_all(reason: str = "auto_flush", extra=()) -> None:
 
 
 node_mod.flush_hook[0] = lambda new_node: flush_all("auto_flush", (new_node,))
-_after_sync()
+config.on_change.append(_refresh_cached_settings)
+_refresh_cached_settings()

@@ -101,6 +101,13 @@ def _from_environment() -> Settings:
 
 _state = threading.local()
 _global = [None]
+# Callbacks run whenever the active settings change (the runtime caches a few hot values).
+on_change: list = []
+
+
+def _changed() -> None:
+    for callback in on_change:
+        callback()
 
 
 def get() -> Settings:
@@ -141,15 +148,18 @@ def config(**overrides):
     if stack is None:
         stack = _state.stack = []
     stack.append(new)
+    _changed()
     try:
         yield new
     finally:
         stack.pop()
+        _changed()
 
 
 def reload_from_environment() -> Settings:
     """Re-read the environment variables (for tests and long-lived processes)."""
     _global[0] = _from_environment()
+    _changed()
     return _global[0]
 
 
