@@ -10,24 +10,77 @@ import numpy as np
 
 from . import (advanced_indexing, creation, indexing, joining, linalg, manipulation, mathfuncs,
                reductions, sorting)
-from .arraytype import ndarray
+from .arraytype import ndarray, wrap
+from .expr import node as nodes
+from .expr.elementwise import UFUNC_OPS, loop_signature
 from .ufuncs import call
+
+apply_checked = nodes.apply_checked
 
 _OPERAND_TYPES = (ndarray, np.ndarray, np.generic, bool, int, float, list, tuple)
 
 
+class _LoopCache(dict):
+    """(ufunc, left type, right type) -> output dtype when NumPy's loop needs no casts
+    (else None).
+
+    Types are dtypes, or ``float``/``int`` for weak Python scalars.  A hit lets an
+    operator record its node directly; anything else takes the general ufunc path.
+    """
+
+    def __missing__(self, key):
+        uf, left, right = key
+        try:
+            signature = loop_signature(uf, (left, right))
+        except TypeError:
+            self[key] = None
+            return None
+        want = (left if isinstance(left, np.dtype) else signature[0],
+                right if isinstance(right, np.dtype) else signature[1])
+        ok = signature[:2] == want and signature[0] == signature[1]
+        self[key] = out = signature[2] if ok else None
+        return out
+
+
+_no_cast = _LoopCache()
+_INT_BOUNDS = {np.dtype(t): (np.iinfo(t).min, np.iinfo(t).max)
+               for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)}
+
+
+def _fast_operand(uf, node, other):
+    """(node for ``other``, output dtype) when ``node (op) other`` needs no cast or
+    broadcast beyond a 0-d operand; else None."""
+    kind = type(other)
+    if kind is ndarray:
+        other_node = other._node if other._view is None else other._n()
+        if other_node.shape != node.shape and other_node.shape:
+            return None
+        out = _no_cast[uf, node.dtype, other_node.dtype]
+        return None if out is None else (other_node, out)
+    if kind is float:
+        out = _no_cast[uf, node.dtype, float]
+        return None if out is None else (nodes.scalar(other, node.dtype), out)
+    if kind is int:
+        bounds = _INT_BOUNDS.get(node.dtype)
+        if bounds is not None and bounds[0] <= other <= bounds[1]:
+            out = _no_cast[uf, node.dtype, int]
+            return None if out is None else (nodes.scalar(other, node.dtype), out)
+    return None
+
+
 def _binary(name, reflected=False):
     uf = getattr(np, name)
-    if reflected:
-        def method(self, other):
-            if not isinstance(other, _OPERAND_TYPES):
-                return NotImplemented
-            return call(uf, (other, self))
-    else:
-        def method(self, other):
-            if not isinstance(other, _OPERAND_TYPES):
-                return NotImplemented
-            return call(uf, (self, other))
+    op = UFUNC_OPS[name]
+
+    def method(self, other):
+        node = self._node if self._view is None else self._n()
+        fast = _fast_operand(uf, node, other)
+        if fast is not None:      # the tracing hot path: no promotion or broadcast work
+            args = (fast[0], node) if reflected else (node, fast[0])
+            return wrap(apply_checked(op, args, node.shape, fast[1]))
+        if not isinstance(other, _OPERAND_TYPES):
+            return NotImplemented
+        return call(uf, (other, self) if reflected else (self, other))
     return method
 
 

@@ -23,8 +23,10 @@ _prod = math.prod
 # leaves afterwards, and clearing bounds the table by the pending graph size.
 _interned: dict = {}
 
-# Running totals since the last sync, read by the automatic flush.
-pending = {"nodes": 0, "bytes": 0}
+# Running totals since the last sync, read by the automatic flush (module globals: the
+# cheapest counters Python has, and this is the per-op hot path).
+pending_nodes = 0
+pending_bytes = 0
 
 
 class Node:
@@ -32,7 +34,7 @@ class Node:
     __slots__ = ("op", "args", "attrs", "shape", "dtype", "buffer", "id", "site", "__weakref__")
 
     def __init__(self, op: Op, args: tuple, attrs: tuple, shape: tuple, dtype: np.dtype,
-                 buffer=None, site=None):
+                 buffer=None, site=None):  # noqa: PLR0913
         self.op = op
         self.args = args
         self.attrs = attrs
@@ -74,14 +76,30 @@ def apply(op: Op, args: tuple, attrs: tuple = ()) -> Node:
     node = _interned.get(key)
     if node is not None:
         return node
-    shape = op.shape_rule(args, attrs)
-    dtype = op.dtype_rule(args, attrs)
-    node = Node(op, args, attrs, shape, dtype,
-                site=metrics.user_frame() if (op.may_fail or _want_sites[0]) else None)
+    return _record(key, op, args, attrs, op.shape_rule(args, attrs), op.dtype_rule(args, attrs))
+
+
+def apply_checked(op: Op, args: tuple, shape: tuple, dtype: np.dtype) -> Node:
+    """``apply`` for a caller that has already applied the op's rules (no attrs).
+
+    Only for the operator fast path, whose loop-signature cache is the dtype rule's own
+    table and whose shapes are equal or 0-d; everything else goes through ``apply``.
+    """
+    key = (op, (), *[a.id for a in args])
+    node = _interned.get(key)
+    if node is not None:
+        return node
+    return _record(key, op, args, (), shape, dtype)
+
+
+def _record(key, op, args, attrs, shape, dtype) -> Node:
+    global pending_nodes, pending_bytes
+    node = Node(op, args, attrs, shape, dtype, None,
+                metrics.user_frame() if (op.may_fail or _want_sites[0]) else None)
     _interned[key] = node
-    pending["nodes"] += 1
-    pending["bytes"] += _prod(shape) * dtype.itemsize
-    if pending["nodes"] >= flush_limits[0] or pending["bytes"] >= flush_limits[1]:
+    pending_nodes += 1
+    pending_bytes += _prod(shape) * dtype.itemsize
+    if pending_nodes >= flush_limits[0] or pending_bytes >= flush_limits[1]:
         flush_hook[0](node)
     return node
 
@@ -110,12 +128,30 @@ def constant(array: np.ndarray) -> Node:
     return Node(BUFFER, (), (), array.shape, array.dtype, buffer=array)
 
 
+_scalar_leaves: dict = {}
+
+
 def scalar(value, dtype: np.dtype) -> Node:
-    """A 0-d leaf for a Python scalar converted to ``dtype`` (a runtime parameter)."""
-    return Node(SCALAR, (), (), (), dtype, buffer=np.asarray(value, dtype=dtype))
+    """A 0-d leaf for a Python scalar converted to ``dtype`` (a runtime parameter).
+
+    Leaves are immutable, so equal scalars share one (which lets expressions that use
+    them hash-cons).  Float zeros (sign) and NaNs (never equal) are not shared.
+    """
+    shareable = value == value and (value or type(value) is not float)
+    if shareable:
+        node = _scalar_leaves.get((dtype, value))
+        if node is not None:
+            return node
+    node = Node(SCALAR, (), (), (), dtype, np.array(value, dtype=dtype))
+    if shareable:
+        if len(_scalar_leaves) > 4096:
+            _scalar_leaves.clear()
+        _scalar_leaves[(dtype, value)] = node
+    return node
 
 
 def clear_interned() -> None:
+    global pending_nodes, pending_bytes
     _interned.clear()
-    pending["nodes"] = 0
-    pending["bytes"] = 0
+    pending_nodes = 0
+    pending_bytes = 0
