@@ -7,7 +7,7 @@ through a transposed/sliced window of a larger lazy array).
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import strategies as st
+from hypothesis import strategies as st  # noqa: F401  (re-exported as S.st)
 from hypothesis.extra import numpy as hnp
 
 import lazynum as lnp

@@ -75,13 +75,18 @@ def _check_policy(reason: str, site: str, explicit: bool) -> None:
 
 def sync_nodes(nodes, reason: str, explicit: bool = False) -> None:
     """Compute every pending node in ``nodes`` (and co-live sharers) and realize them."""
-    targets = [n for n in nodes if n.buffer is None]
+    targets = list({n.id: n for n in nodes if n.buffer is None}.values())
     if not targets:
         return
     site = metrics.user_frame()
     _check_policy(reason, site, explicit)
     metrics.record_sync(reason, site)
-    extras = [n for n in _sharing(targets, _live_pending_nodes()) if n.id not in {t.id for t in targets}]
+    chosen = {t.id for t in targets}
+    extras = []
+    for node in _sharing(targets, _live_pending_nodes()):
+        if node.id not in chosen:
+            chosen.add(node.id)
+            extras.append(node)
     try:
         _run(targets + extras, reason, site)
     except Exception:
