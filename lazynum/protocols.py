@@ -62,8 +62,15 @@ def array_function(self, func, types, args, kwargs):
     return fallback(f"numpy.{func.__name__}", func, args, kwargs)
 
 
+# NumPy's generalized ufuncs that lazynum implements as functions (not elementwise ops).
+_GUFUNCS = ("matmul", "vecdot", "matvec", "vecmat")
+
+
 def array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    from . import linalg
     from .ufuncs import UFUNCS
+    if method == "__call__" and ufunc.__name__ in _GUFUNCS and ufunc is getattr(np, ufunc.__name__):
+        return getattr(linalg, ufunc.__name__)(*inputs, **kwargs)
     ours = UFUNCS.get(ufunc.__name__)
     if ours is not None and ours._np is ufunc:
         out = kwargs.get("out")

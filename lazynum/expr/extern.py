@@ -9,7 +9,11 @@ import numpy as np
 
 from .. import dtypes
 from .registry import register
+import string
+
 from .shapes import broadcast_shapes
+
+EINSUM_LETTERS = frozenset(string.ascii_letters)
 
 
 def _matmul_shape(args, attrs):
@@ -70,12 +74,43 @@ SEARCHSORTED = register(
     doc="Insertion points of v (arg 1) into sorted 1-d a (arg 0), side attrs[0].")
 
 
+def _check_einsum_labels(subscripts, shapes):
+    """NumPy's errors for subscripts that name letters inconsistently within an operand."""
+    text = subscripts.replace(" ", "")
+    lhs, arrow, rhs = text.partition("->")
+    for ch in lhs + rhs:
+        if ch not in EINSUM_LETTERS and ch not in ".,->":
+            raise ValueError(f"invalid subscript {ch!r} in einstein sum subscripts string, "
+                             "subscripts must be letters")
+    terms = lhs.split(",")
+    if len(terms) != len(shapes):
+        return
+    wide = False
+    for n, (term, shape) in enumerate(zip(terms, shapes)):
+        pre, dots, post = term.partition("...")
+        if dots and len(shape) > len(pre) + len(post):
+            wide = True
+        labels = pre + post
+        dims = shape[:len(pre)] + (shape[len(shape) - len(post):] if post else ())
+        if len(dims) != len(labels):
+            continue
+        seen = {}
+        for letter, d in zip(labels, dims):
+            if seen.setdefault(letter, d) != d:
+                raise ValueError(f"dimensions in operand {n} for collapsing index '{letter}' "
+                                 f"don't match ({seen[letter]} != {d})")
+    if arrow and wide and "..." not in rhs:
+        raise ValueError("output has more dimensions than subscripts given in einstein sum, "
+                         "but no '...' ellipsis provided to broadcast the extra dimensions.")
+
+
 def parse_einsum(subscripts: str, shapes) -> tuple:
     """Validate ``subscripts`` against operand ``shapes``; return (explicit subscripts, shape).
 
     Follows numpy.einsum: letters name axes, ``...`` broadcasts, implicit mode outputs the
     letters used once in alphabetical order; repeated size-1 axes broadcast.
     """
+    _check_einsum_labels(subscripts, shapes)
     text = subscripts.replace(" ", "")
     lhs, arrow, rhs = text.partition("->")
     terms = lhs.split(",")
