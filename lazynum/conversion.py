@@ -53,7 +53,7 @@ def to_node(x, dtype=None) -> "nodes.Node":
     if isinstance(x, ndarray):
         node = x._n()
     elif _contains_lazy(x) and isinstance(x, (list, tuple)):
-        from .manipulation import stack
+        from .joining import stack
         node = stack([to_array(item) for item in x])._n()
     else:
         return numpy_constant(x, dtype)

@@ -1,6 +1,831 @@
-"""Placeholder: being written (issue 2)."""
-__all__ = []
+"""Joining, splitting, tiling and padding: NumPy's functions that copy or split arrays.
+
+Everything here is composed from three primitives: ``concatenate`` (the one copy that joins
+arrays), ``view`` (reshapes, slices and broadcasts of a node's value: index math, never a
+copy) and ``take`` (a gather whose int64 index is computed on the host from shapes and
+host arguments, e.g. per-element ``repeat`` counts or ``pad(mode='reflect')``).  Nothing
+computes on lazy data: shapes are static, so every error NumPy raises for bad shapes or
+axes is raised at the call, with NumPy's exception type.
+
+Split pieces, ``rot90``, ``unstack`` and ``broadcast_arrays`` return windows (views) onto
+the input's storage exactly where NumPy returns views; everything else returns a new array.
+"""
+from __future__ import annotations
+
+import operator
+import typing
+
+import numpy as np
+
+from . import dtypes
+from .arraytype import ndarray, wrap
+from .conversion import broadcast_node, cast, to_array, to_node
+from .expr import node as nodes
+from .expr.indexing import TAKE
+from .expr.movement import CONCATENATE, VIEW
+from .expr.shapes import c_strides, normalize_axis
+from .layout import identity
+from .manipulation import broadcast_to, flip, transpose
+
+__all__ = ["concatenate", "concat", "stack", "hstack", "vstack", "dstack", "column_stack",
+           "split", "array_split", "hsplit", "vsplit", "dsplit", "unstack", "tile", "repeat",
+           "roll", "pad", "broadcast_arrays", "broadcast_shapes", "diff", "append", "resize",
+           "rot90"]
+
+_NoValue = getattr(np, "_NoValue", object())   # NumPy's "argument not given" marker
 
 
-def repeat(*args, **kwargs):
-    raise NotImplementedError('joining.repeat is not written yet')
+# -- node helpers (internal temporaries never become windows) -----------------------------
+def _reshape(node, shape):
+    """``node``'s value viewed with a new C-order ``shape`` of the same size."""
+    shape = tuple(int(d) for d in shape)
+    if node.shape == shape:
+        return node
+    return nodes.apply(VIEW, (node,), identity(shape))
+
+
+def _slice(node, axis, start, stop):
+    """``node[..., start:stop, ...]`` along ``axis`` with ``0 <= start <= stop <= size``."""
+    shape = list(node.shape)
+    if start == 0 and stop == shape[axis]:
+        return node
+    strides = c_strides(node.shape)
+    offset = start * strides[axis] if stop > start else 0
+    shape[axis] = stop - start
+    return nodes.apply(VIEW, (node,), (tuple(shape), strides, int(offset)))
+
+
+def _expand(node, axis):
+    """Insert a size-1 axis at (non-negative) ``axis``."""
+    return _reshape(node, node.shape[:axis] + (1,) + node.shape[axis:])
+
+
+def _atleast(node, ndim):
+    """NumPy's ``atleast_{1,2,3}d`` placement of new axes, on a node."""
+    if len(node.shape) >= ndim:
+        return node
+    if ndim == 3 and len(node.shape) == 2:
+        return _reshape(node, node.shape + (1,))
+    if ndim == 3 and len(node.shape) == 1:
+        return _reshape(node, (1, node.shape[0], 1))
+    return _reshape(node, (1,) * (ndim - len(node.shape)) + node.shape)
+
+
+_STACK_MESSAGE = 'arrays to stack must be passed as a "sequence" type such as list or tuple.'
+
+
+def _sequence(arrays, message):
+    """The items of a sequence argument (rows of an array); TypeError for non-sequences."""
+    if isinstance(arrays, ndarray):
+        if arrays.ndim == 0:
+            raise TypeError(message)
+        return [arrays[i] for i in range(arrays.shape[0])]
+    if not hasattr(arrays, "__getitem__") or not hasattr(arrays, "__len__"):
+        raise TypeError(message)
+    return list(arrays)
+
+
+def _host(value, reason):
+    """Host (NumPy) data for an argument that decides a shape; a lazy one syncs."""
+    return value._value(reason) if isinstance(value, ndarray) else value
+
+
+# -- concatenate and the stacks ---------------------------------------------------------------
+def _check_join(parts, axis):
+    """NumPy's checks for joining ``parts`` (nodes) along ``axis``; the normalized axis."""
+    if not parts:
+        raise ValueError("need at least one array to concatenate")
+    first = parts[0].shape
+    if not first:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    axis = normalize_axis(axis, len(first))
+    for i, part in enumerate(parts[1:], 1):
+        if len(part.shape) != len(first):
+            raise ValueError("all the input arrays must have same number of dimensions, but the "
+                             f"array at index 0 has {len(first)} dimension(s) and the array at "
+                             f"index {i} has {len(part.shape)} dimension(s)")
+        for d, (x, y) in enumerate(zip(first, part.shape)):
+            if d != axis and x != y:
+                raise ValueError("all the input array dimensions except for the concatenation "
+                                 f"axis must match exactly, but along dimension {d}, the array "
+                                 f"at index 0 has size {x} and the array at index {i} has size {y}")
+    return axis
+
+
+def _join(parts, axis, out=None, dtype=None, casting="same_kind"):
+    """Concatenate nodes ``parts`` along ``axis`` with NumPy's promotion, casting and ``out``."""
+    if out is not None and dtype is not None:
+        raise TypeError("concatenate() only takes `out` or `dtype` as an argument, "
+                        "but both were provided.")
+    axis = _check_join(parts, axis)
+    if out is not None:
+        if not isinstance(out, ndarray):
+            raise TypeError("out must be a lazynum.ndarray")
+        target = out.dtype
+    elif dtype is not None:
+        target = dtypes.normalize(dtype)
+    else:
+        target = dtypes.result_type(*[p.dtype for p in parts])
+    for p in parts:
+        if not np.can_cast(p.dtype, target, casting):
+            raise TypeError(f"Cannot cast array data from {p.dtype!r} to {target!r} according "
+                            f"to the rule '{casting}'")
+    shape = list(parts[0].shape)
+    shape[axis] = sum(p.shape[axis] for p in parts)
+    kept = [cast(p, target) for p in parts if p.shape[axis]] or [cast(parts[0], target)]
+    result = kept[0] if len(kept) == 1 else nodes.apply(CONCATENATE, tuple(kept), (axis,))
+    if out is None:
+        return wrap(result)
+    if out.shape != tuple(shape):
+        raise ValueError(f"Output array is the wrong shape: {out.shape}, expected {tuple(shape)}")
+    out._write(out._layout(), result)
+    return out
+
+
+def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    """Join a sequence of arrays along an existing axis.
+
+    Parameters
+    ----------
+    arrays : sequence of array_like
+        Arrays with equal shapes except along ``axis``.  Python scalars are 0-d arrays
+        (an error, as in NumPy).
+    axis : int or None, optional
+        The axis to join along; None flattens every input first.  Default 0.
+    out : lazynum.ndarray, optional
+        Destination of the result's shape; the inputs are cast to its dtype.
+    dtype : dtype, optional
+        Result dtype (exclusive with ``out``).
+    casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
+        Casting allowed from each input to the result dtype.
+
+    Returns
+    -------
+    ndarray
+        A new array (never a view); dtype is ``result_type`` of the inputs by default.
+
+    Raises
+    ------
+    ValueError
+        No arrays, 0-d arrays, or mismatched dimensions.
+    numpy.exceptions.AxisError
+        ``axis`` out of range.
+    """
+    items = _sequence(arrays, "The first input argument needs to be a sequence")
+    parts = [to_node(a) for a in items]
+    if axis is None:
+        parts = [_reshape(p, (p.size,)) for p in parts]
+        axis = 0
+    return _join(parts, axis, out, dtype, casting)
+
+
+concat = concatenate
+
+
+def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    """Join arrays of one shape along a new axis (ValueError if the shapes differ).
+
+    Parameters
+    ----------
+    arrays : sequence of array_like
+        Arrays of identical shape.
+    axis : int, optional
+        Position of the new axis in the result (negative counts from the end).
+    out, dtype, casting
+        As in `concatenate`.
+
+    Returns
+    -------
+    ndarray
+        A new array with one more dimension than the inputs.
+    """
+    parts = [to_node(a) for a in _sequence(arrays, _STACK_MESSAGE)]
+    if not parts:
+        raise ValueError("need at least one array to stack")
+    if any(p.shape != parts[0].shape for p in parts):
+        raise ValueError("all input arrays must have the same shape")
+    axis = normalize_axis(axis, len(parts[0].shape) + 1)
+    return _join([_expand(p, axis) for p in parts], axis, out, dtype, casting)
+
+
+def _stack_parts(tup, ndim):
+    return [_atleast(to_node(a), ndim) for a in _sequence(tup, _STACK_MESSAGE)]
+
+
+def hstack(tup, *, dtype=None, casting="same_kind"):
+    """A new array: ``tup`` joined along axis 1 (axis 0 for 1-d inputs).
+
+    Parameters
+    ----------
+    tup : sequence of array_like
+        Arrays (0-d ones become 1-d).
+    dtype, casting
+        As in `concatenate`.
+    """
+    parts = _stack_parts(tup, 1)
+    axis = 0 if parts and len(parts[0].shape) == 1 else 1
+    return _join(parts, axis, dtype=dtype, casting=casting)
+
+
+def vstack(tup, *, dtype=None, casting="same_kind"):
+    """A new array: ``tup`` joined row-wise (1-d arrays of length N become rows (1, N)).
+
+    Parameters
+    ----------
+    tup : sequence of array_like
+        Arrays with equal shapes (after ``atleast_2d``) except along the first axis.
+    dtype, casting
+        As in `concatenate`.
+    """
+    return _join(_stack_parts(tup, 2), 0, dtype=dtype, casting=casting)
+
+
+def dstack(tup):
+    """A new array: ``tup`` joined along the third axis (after ``atleast_3d``).
+
+    Parameters
+    ----------
+    tup : sequence of array_like
+        Arrays with equal shapes except along the third axis.
+    """
+    return _join(_stack_parts(tup, 3), 2)
+
+
+def column_stack(tup):
+    """A new array: 1-d arrays as columns of a 2-d array (2-d ones joined as they are).
+
+    Parameters
+    ----------
+    tup : sequence of array_like
+        1-d or 2-d arrays with the same first dimension (0-d ones become (1, 1)).
+    """
+    parts = []
+    for a in _sequence(tup, _STACK_MESSAGE):
+        node = to_node(a)
+        if len(node.shape) < 2:
+            node = _reshape(node, (node.size, 1))
+        parts.append(node)
+    return _join(parts, 1)
+
+
+def append(arr, values, axis=None):
+    """A new array: ``concatenate((arr, values), axis)``, both flattened if ``axis`` is None.
+
+    Parameters
+    ----------
+    arr : array_like
+        The array to extend.
+    values : array_like
+        Appended values; with ``axis=None`` both are flattened first.
+    axis : int, optional
+        The axis to append along; the shapes must then match except along it.
+    """
+    a, v = to_node(arr), to_node(values)
+    if axis is None:
+        a, v = _reshape(a, (a.size,)), _reshape(v, (v.size,))
+        axis = 0
+    return _join([a, v], axis)
+
+
+# -- splitting: views -------------------------------------------------------------------------
+def array_split(ary, indices_or_sections, axis=0):
+    """Split an array into sub-arrays (views), allowing unequal sections.
+
+    Parameters
+    ----------
+    ary : array_like
+        Array to split.
+    indices_or_sections : int or sequence of ints
+        Number of sections (the first ``N % sections`` get one extra element) or the split
+        points along ``axis`` (slice semantics: out-of-range and decreasing points give
+        empty pieces).
+    axis : int, optional
+        The axis to split along.  Default 0.
+
+    Returns
+    -------
+    list of ndarray
+        Views onto ``ary``: writes through a piece reach ``ary``.  A bad ``axis`` raises
+        IndexError, as NumPy's (which indexes ``ary.shape[axis]``).
+    """
+    a = to_array(ary)
+    total = a.shape[axis]
+    axis = normalize_axis(axis, a.ndim)
+    points = _host(indices_or_sections, "split")
+    try:
+        sections = len(points) + 1
+        bounds = [0] + list(points) + [total]
+    except TypeError:
+        sections = int(points)
+        if sections <= 0:
+            raise ValueError("number sections must be larger than 0.") from None
+        each, extras = divmod(total, sections)
+        sizes = [0] + extras * [each + 1] + (sections - extras) * [each]
+        bounds = np.cumsum(sizes).tolist()
+    lead = (slice(None),) * axis
+    return [a[lead + (slice(bounds[i], bounds[i + 1]),)] for i in range(sections)]
+
+
+def split(ary, indices_or_sections, axis=0):
+    """Split an array into equal sub-arrays or at the given indices: a list of views.
+
+    Parameters
+    ----------
+    ary : array_like
+        Array to split.
+    indices_or_sections : int or sequence of ints
+        An int N must divide ``ary.shape[axis]``; a sequence gives the split points.
+    axis : int, optional
+        The axis to split along.  Default 0.
+
+    Raises
+    ------
+    ValueError
+        The division is not equal.
+    """
+    points = _host(indices_or_sections, "split")
+    try:
+        len(points)
+    except TypeError:
+        if to_array(ary).shape[axis] % points:
+            raise ValueError("array split does not result in an equal division") from None
+    return array_split(ary, points, axis)
+
+
+def _split_at(name, min_ndim, axis_of):
+    def splitter(ary, indices_or_sections):
+        a = to_array(ary)
+        if a.ndim < min_ndim:
+            raise ValueError(f"{name} only works on arrays of {min_ndim} or more dimensions")
+        return split(a, indices_or_sections, axis_of(a.ndim))
+    splitter.__name__ = splitter.__qualname__ = name
+    return splitter
+
+
+hsplit = _split_at("hsplit", 1, lambda ndim: 1 if ndim > 1 else 0)
+hsplit.__doc__ = """`split` along axis 1 (axis 0 for 1-d arrays): a list of views onto ``ary``.
+
+    Parameters
+    ----------
+    ary : array_like
+        Array of at least one dimension.
+    indices_or_sections : int or sequence of ints
+        As in `split`.
+    """
+vsplit = _split_at("vsplit", 2, lambda ndim: 0)
+vsplit.__doc__ = hsplit.__doc__.replace("axis 1 (axis 0 for 1-d arrays)", "axis 0").replace(
+    "one dimension", "two dimensions")
+dsplit = _split_at("dsplit", 3, lambda ndim: 2)
+dsplit.__doc__ = hsplit.__doc__.replace("axis 1 (axis 0 for 1-d arrays)", "axis 2").replace(
+    "one dimension", "three dimensions")
+
+
+def unstack(x, /, *, axis=0):
+    """A tuple of ``x.shape[axis]`` views onto ``x``, each without ``axis``.
+
+    Parameters
+    ----------
+    x : array_like
+        Array of at least one dimension.
+    axis : int, optional
+        The axis to unstack along.  Default 0.
+    """
+    a = to_array(x)
+    if a.ndim == 0:
+        raise ValueError("Input array must be at least 1-d.")
+    axis = normalize_axis(axis, a.ndim, "source")
+    lead = (slice(None),) * axis
+    return tuple(a[lead + (i,)] for i in range(a.shape[axis]))
+
+
+def rot90(m, k=1, axes=(0, 1)):
+    """A view of ``m`` rotated by 90 degrees ``k`` times in the plane of ``axes``.
+
+    Parameters
+    ----------
+    m : array_like
+        Array of two or more dimensions.
+    k : int, optional
+        Number of counter-clockwise rotations (from ``axes[0]`` towards ``axes[1]``).
+    axes : (int, int), optional
+        The plane of rotation; the axes must differ.
+    """
+    axes = tuple(axes)
+    if len(axes) != 2:
+        raise ValueError("len(axes) must be 2.")
+    m = to_array(m)
+    if axes[0] == axes[1] or abs(axes[0] - axes[1]) == m.ndim:
+        raise ValueError("Axes must be different.")
+    if any(ax >= m.ndim or ax < -m.ndim for ax in axes):
+        raise ValueError(f"Axes={axes} out of range for array of ndim={m.ndim}.")
+    k = operator.index(k) % 4
+    if k == 0:
+        return m[:]
+    if k == 2:
+        return flip(flip(m, axes[0]), axes[1])
+    order = list(range(m.ndim))
+    order[axes[0]], order[axes[1]] = order[axes[1]], order[axes[0]]
+    if k == 1:
+        return transpose(flip(m, axes[1]), order)
+    return flip(transpose(m, order), axes[1])
+
+
+# -- repetition -------------------------------------------------------------------------------
+def tile(A, reps):
+    """A new array of shape ``A.shape * reps``: ``A`` repeated ``reps`` times per axis.
+
+    Parameters
+    ----------
+    A : array_like
+        The input; it gains leading size-1 axes when ``reps`` is longer than ``A.ndim``.
+    reps : int or sequence of ints
+        Repetitions per axis (leading 1s are assumed when shorter than ``A.ndim``).
+    """
+    try:
+        tup = tuple(reps)
+    except TypeError:
+        tup = (reps,)
+    node = to_node(A)
+    if all(t == 1 for t in tup):
+        return wrap(_atleast_lead(node, len(tup)))
+    tup = tuple(operator.index(t) for t in tup)
+    node = _atleast_lead(node, len(tup))
+    tup = (1,) * (len(node.shape) - len(tup)) + tup
+    shape_out = tuple(s * t for s, t in zip(node.shape, tup))
+    if any(d < 0 for d in shape_out) or (node.size and any(t < 0 for t in tup)):
+        raise ValueError("negative dimensions are not allowed")
+    if node.size == 0:
+        return wrap(_reshape(node, shape_out))
+    interleaved = _reshape(node, tuple(x for s in node.shape for x in (1, s)))
+    big = broadcast_node(interleaved, tuple(x for s, t in zip(node.shape, tup) for x in (t, s)))
+    return wrap(_reshape(big, shape_out))
+
+
+def _atleast_lead(node, ndim):
+    """``node`` with leading size-1 axes up to ``ndim`` (NumPy's ``ndmin``)."""
+    missing = ndim - len(node.shape)
+    return _reshape(node, (1,) * missing + node.shape) if missing > 0 else node
+
+
+def _repeat_counts(repeats):
+    """``repeats`` as a host int64 array of at most one dimension (NumPy's conversion)."""
+    repeats = _host(repeats, "repeat")
+    if isinstance(repeats, np.ndarray):
+        if repeats.ndim > 1:
+            raise ValueError("object too deep for desired array")
+        if not np.can_cast(repeats.dtype, np.intp, "safe"):
+            raise TypeError(f"Cannot cast array data from {repeats.dtype!r} to "
+                            f"{np.dtype(np.intp)!r} according to the rule 'safe'")
+        return repeats.astype(np.intp)
+    if isinstance(repeats, (list, tuple)):
+        counts = np.array(repeats, dtype=np.intp)
+        if counts.ndim > 1:
+            raise ValueError("setting an array element with a sequence. The requested array "
+                             "would exceed the maximum number of dimension of 1.")
+        return counts
+    return np.array(int(repeats), dtype=np.intp)
+
+
+def repeat(a, repeats, axis=None):
+    """A new array of ``a``'s dtype with each element repeated (along ``axis``).
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    repeats : int or array_like of ints
+        Repetitions of each element, broadcast to ``a.shape[axis]``.  Host data decides the
+        output shape without a sync; a lazy ``repeats`` array is synced.
+    axis : int, optional
+        The axis to repeat along; by default the flattened array.
+    """
+    node = to_node(a)
+    if axis is None or not node.shape:
+        node = _reshape(node, (node.size,))
+        axis = 0 if axis is None else axis
+    axis = normalize_axis(axis, len(node.shape))
+    counts = _repeat_counts(repeats)
+    n = node.shape[axis]
+    if counts.size == 1:
+        r = int(counts.reshape(-1)[0])
+        if r < 0:
+            raise ValueError("repeats may not contain negative values.")
+        if r == 1:
+            return wrap(node)
+        shape = node.shape
+        wide = broadcast_node(_expand(node, axis + 1), shape[:axis + 1] + (r,) + shape[axis + 1:])
+        return wrap(_reshape(wide, shape[:axis] + (n * r,) + shape[axis + 1:]))
+    if counts.shape[0] != n:
+        raise ValueError(f"operands could not be broadcast together with shape ({n},) "
+                         f"({counts.shape[0]},)")
+    if (counts < 0).any():
+        raise ValueError("repeats may not contain negative values.")
+    index = np.repeat(np.arange(n, dtype=np.int64), counts)
+    index.flags.writeable = False
+    return wrap(nodes.apply(TAKE, (node, nodes.constant(index)), (axis,)))
+
+
+def resize(a, new_shape):
+    """A new array of ``new_shape`` filled with ``a``'s flat data, cycled (zeros if empty).
+
+    Parameters
+    ----------
+    a : array_like
+        Array to resize (read in C order).
+    new_shape : int or tuple of ints
+        Shape of the result.
+    """
+    if isinstance(new_shape, (int, np.integer)):
+        new_shape = (new_shape,)
+    node = to_node(a)
+    node = _reshape(node, (node.size,))
+    new_size = 1
+    for d in new_shape:
+        new_size *= d
+        if d < 0:
+            raise ValueError("all elements of `new_shape` must be non-negative")
+    shape = tuple(operator.index(d) for d in new_shape)
+    if node.size == 0 or new_size == 0:
+        return wrap(broadcast_node(nodes.scalar(0, node.dtype), shape))
+    copies = -(-new_size // node.size)
+    cycled = _reshape(broadcast_node(_reshape(node, (1, node.size)), (copies, node.size)),
+                      (copies * node.size,))
+    return wrap(_reshape(_slice(cycled, 0, 0, new_size), shape))
+
+
+def roll(a, shift, axis=None):
+    """A new array: elements rolled along ``axis`` (those falling off one end come back).
+
+    Parameters
+    ----------
+    a : array_like
+        Input array.
+    shift : int or tuple of ints
+        Places to shift; broadcast against ``axis`` (shifts for one axis add up).
+    axis : int or tuple of ints, optional
+        Axes to roll; by default the flattened array is rolled and reshaped back.
+    """
+    node = to_node(a)
+    shift = _host(shift, "roll")
+    if axis is None:
+        flat = _roll(_reshape(node, (node.size,)), shift, (0,))
+        return wrap(_reshape(flat, node.shape))
+    if not isinstance(axis, (tuple, list)):
+        axis = (axis,)
+    ndim = len(node.shape)
+    return wrap(_roll(node, shift, tuple(normalize_axis(ax, ndim) for ax in axis)))
+
+
+def _roll(node, shift, axes):
+    pairs = np.broadcast(shift, axes)
+    if pairs.ndim > 1:
+        raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
+    shifts = dict.fromkeys(range(len(node.shape)), 0)
+    for sh, ax in pairs:
+        shifts[int(ax)] += int(sh)
+    for ax, offset in shifts.items():
+        size = node.shape[ax]
+        offset %= size or 1
+        if offset:
+            node = nodes.apply(CONCATENATE, (_slice(node, ax, size - offset, size),
+                                             _slice(node, ax, 0, size - offset)), (ax,))
+    return node
+
+
+# -- padding ----------------------------------------------------------------------------------
+_PAD_KWARGS = {
+    "empty": [], "edge": [], "wrap": [], "constant": ["constant_values"],
+    "linear_ramp": ["end_values"], "maximum": ["stat_length"], "mean": ["stat_length"],
+    "median": ["stat_length"], "minimum": ["stat_length"], "reflect": ["reflect_type"],
+    "symmetric": ["reflect_type"],
+}
+_PAD_SUPPORTED = ("'constant', 'edge', 'empty', 'wrap', 'reflect' and 'symmetric' "
+                  "(reflect_type='even')")
+
+
+def _pad_pairs(pad_width, ndim):
+    """``pad_width`` in any NumPy form as ``ndim`` (before, after) int pairs."""
+    pad_width = _host(pad_width, "pad")
+    if isinstance(pad_width, dict):
+        seq = [(0, 0)] * ndim
+        for axis, width in pad_width.items():
+            match width:
+                case int(both):
+                    seq[axis] = both, both
+                case tuple((int(before), int(after))):
+                    seq[axis] = before, after
+                case _ as invalid:
+                    typing.assert_never(invalid)
+        pad_width = seq
+    widths = np.asarray(pad_width)
+    if widths.dtype.kind != "i":
+        raise TypeError("`pad_width` must be of integral type.")
+    if (widths < 0).any():
+        raise ValueError("index can't contain negative values")
+    pairs = _as_pairs(widths.astype(np.intp), ndim)
+    return [(int(b), int(e)) for b, e in pairs]
+
+
+def _as_pairs(x, ndim):
+    """NumPy's ``_as_pairs``: broadcast ``x`` (host or lazy) to ``ndim`` (before, after)."""
+    lazy = isinstance(x, ndarray)
+    if not lazy:
+        x = np.array(x)
+    if x.ndim < 3:
+        if x.size == 1:
+            x = x.reshape(-1)
+            return ((x[0], x[0]),) * ndim
+        if x.size == 2 and x.shape != (2, 1):
+            x = x.reshape(-1)
+            return ((x[0], x[1]),) * ndim
+    if lazy:
+        x = broadcast_to(x, (ndim, 2))
+        return [(x[i, 0], x[i, 1]) for i in range(ndim)]
+    return np.broadcast_to(x, (ndim, 2)).tolist()
+
+
+def _fill(value, dtype, shape):
+    """A constant pad block: ``value`` assigned into ``dtype`` as NumPy's setitem would."""
+    from .indexing import value_node
+    if isinstance(value, (ndarray, nodes.Node)):
+        node = value._n() if isinstance(value, ndarray) else value
+        return broadcast_node(cast(node, dtype), shape)
+    return value_node(value, dtype, shape)
+
+
+def _pad_constant(node, pairs, values):
+    for axis, ((before, after), (low, high)) in enumerate(zip(pairs, values)):
+        parts = []
+        for width, value in ((before, low), (None, None), (after, high)):
+            if width is None:
+                parts.append(node)
+            elif width:
+                shape = node.shape[:axis] + (width,) + node.shape[axis + 1:]
+                parts.append(_fill(value, node.dtype, shape))
+        if len(parts) > 1:
+            node = nodes.apply(CONCATENATE, tuple(parts), (axis,))
+    return node
+
+
+def _pad_edge(node, pairs):
+    for axis, (before, after) in enumerate(pairs):
+        size, parts = node.shape[axis], [node]
+        if before:
+            shape = node.shape[:axis] + (before,) + node.shape[axis + 1:]
+            parts.insert(0, broadcast_node(_slice(node, axis, 0, 1), shape))
+        if after:
+            shape = node.shape[:axis] + (after,) + node.shape[axis + 1:]
+            parts.append(broadcast_node(_slice(node, axis, size - 1, size), shape))
+        if len(parts) > 1:
+            node = nodes.apply(CONCATENATE, tuple(parts), (axis,))
+    return node
+
+
+def _pad_gather(node, pairs, mode, kwargs):
+    """Modes whose padding is a fixed index map per axis: computed on the host by NumPy."""
+    for axis, (before, after) in enumerate(pairs):
+        if before or after:
+            index = np.pad(np.arange(node.shape[axis], dtype=np.int64), (before, after),
+                           mode=mode, **kwargs)
+            index.flags.writeable = False
+            node = nodes.apply(TAKE, (node, nodes.constant(index)), (axis,))
+    return node
+
+
+def pad(array, pad_width, mode="constant", **kwargs):
+    """A new array: ``array`` padded (NumPy's ``pad``).
+
+    Parameters
+    ----------
+    array : array_like
+        Array to pad.
+    pad_width : int, sequence or dict
+        ``n``, ``(before, after)``, ``((before_1, after_1), ...)``, ``(n,)`` or a dict
+        ``{axis: n or (before, after)}``, exactly as NumPy accepts.
+    mode : str, optional
+        One of 'constant' (default), 'edge', 'empty', 'wrap', 'reflect', 'symmetric'.  The
+        statistic modes, 'linear_ramp', ``reflect_type='odd'`` and callables raise
+        NotImplementedError.
+    constant_values : scalar or array_like, optional
+        Values for 'constant' mode, in any form ``pad_width`` takes.  Default 0.
+    reflect_type : {'even'}, optional
+        For 'reflect' and 'symmetric'.
+
+    Raises
+    ------
+    ValueError
+        Negative widths, an unknown mode or keyword, or extending an empty axis in a mode
+        that reads the data.
+    NotImplementedError
+        A mode NumPy has that lazynum does not implement yet.
+    """
+    node = to_node(array)
+    pairs = _pad_pairs(pad_width, len(node.shape))
+    if callable(mode):
+        raise NotImplementedError(f"lazynum.pad supports modes {_PAD_SUPPORTED}, "
+                                  "not a callable mode")
+    try:
+        unsupported = set(kwargs) - set(_PAD_KWARGS[mode])
+    except KeyError:
+        raise ValueError(f"mode '{mode}' is not supported") from None
+    if unsupported:
+        raise ValueError(f"unsupported keyword arguments for mode '{mode}': {unsupported}")
+    if mode == "constant":
+        values = _as_pairs(kwargs.get("constant_values", 0), len(node.shape))
+        return wrap(_pad_constant(node, pairs, values))
+    if mode == "empty":
+        zero = nodes.scalar(0, node.dtype)
+        return wrap(_pad_constant(node, pairs, [(zero, zero)] * len(pairs)))
+    if mode not in ("edge", "wrap", "reflect", "symmetric") or \
+            kwargs.get("reflect_type", "even") != "even":
+        raise NotImplementedError(f"lazynum.pad supports modes {_PAD_SUPPORTED}; mode "
+                                  f"'{mode}' with {kwargs or 'no options'} is not implemented")
+    if node.size == 0:
+        for axis, pair in enumerate(pairs):
+            if node.shape[axis] == 0 and any(pair):
+                raise ValueError(f"can't extend empty axis {axis} using modes other than "
+                                 "'constant' or 'empty'")
+        shape = tuple(d + b + e for d, (b, e) in zip(node.shape, pairs))
+        return wrap(broadcast_node(nodes.scalar(0, node.dtype), shape))
+    if mode == "edge":
+        return wrap(_pad_edge(node, pairs))
+    return wrap(_pad_gather(node, pairs, mode, kwargs))
+
+
+# -- broadcasting and differences ---------------------------------------------------------------
+def broadcast_shapes(*args):
+    """The tuple shape that arrays of shapes ``args`` broadcast to (NumPy's rules, errors).
+
+    Parameters
+    ----------
+    *args : tuples of ints, or ints
+        The shapes.
+    """
+    return np.broadcast_shapes(*args)
+
+
+def broadcast_arrays(*args, subok=False):
+    """Broadcast arrays against each other.
+
+    Parameters
+    ----------
+    *args : array_like
+        The arrays.
+
+    Returns
+    -------
+    tuple of ndarray
+        Inputs that already have the common shape are returned as they are; the others are
+        read-only broadcast views (NumPy returns writeable ones that warn on write).
+    """
+    arrays = [to_array(a) for a in args]
+    if not arrays:
+        return ()
+    shape = np.broadcast_shapes(*[a.shape for a in arrays])
+    return tuple(a if a.shape == shape else broadcast_to(a, shape) for a in arrays)
+
+
+def diff(a, n=1, axis=-1, prepend=_NoValue, append=_NoValue):
+    """The n-th discrete difference along ``axis``.
+
+    Parameters
+    ----------
+    a : array_like
+        Input of at least one dimension.
+    n : int, optional
+        Times to difference; 0 returns ``a`` itself.
+    axis : int, optional
+        The axis (default the last).
+    prepend, append : array_like, optional
+        Values joined to ``a`` along ``axis`` first (0-d values are broadcast).
+
+    Returns
+    -------
+    ndarray
+        ``n`` shorter along ``axis``; booleans use ``not_equal``, others ``subtract``
+        (with its dtype rules).
+    """
+    if n == 0:
+        return a
+    if n < 0:
+        raise ValueError("order must be non-negative but got " + repr(n))
+    node = to_node(a)
+    if not node.shape:
+        raise ValueError("diff requires input that is at least one dimensional")
+    axis = normalize_axis(axis, len(node.shape))
+    parts = [node]
+    for extra, at in ((prepend, 0), (append, 1)):
+        if extra is not _NoValue:
+            value = to_node(extra)
+            if not value.shape:
+                shape = node.shape[:axis] + (1,) + node.shape[axis + 1:]
+                value = broadcast_node(value, shape)
+            parts.insert(len(parts) * at, value)
+    result = _join(parts, axis) if len(parts) > 1 else wrap(node)
+    from .ufuncs import call
+    op = np.not_equal if result.dtype == dtypes.BOOL else np.subtract
+    for _ in range(n):
+        value, size = result._n(), result.shape[axis]
+        result = call(op, (wrap(_slice(value, axis, min(1, size), size)),
+                           wrap(_slice(value, axis, 0, max(size - 1, 0)))))
+    return result

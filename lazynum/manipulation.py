@@ -63,6 +63,8 @@ def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
 
 def method_reshape(self, *shape, order="C", copy=None):
     """``ndarray.reshape(*shape)``: accepts ``reshape(2, 3)`` and ``reshape((2, 3))``."""
+    if not shape:
+        raise TypeError("reshape() takes exactly 1 argument (0 given)")
     if len(shape) == 1:
         shape = shape[0]
     return reshape(self, shape, order=order, copy=copy)
@@ -113,13 +115,19 @@ def matrix_transpose(x):
     return swapaxes(x, -1, -2)
 
 
+def _axis_list(axis, ndim, argname) -> list:
+    try:
+        axes = [operator.index(axis)]
+    except TypeError:
+        axes = list(axis)
+    return [normalize_axis(ax, ndim, argname) for ax in axes]
+
+
 def moveaxis(a, source, destination):
     """Move axes to new positions; a view."""
     a = to_array(a)
-    src = normalize_axes(source, a.ndim, "source") if not isinstance(source, int) else None
-    source = [normalize_axis(s, a.ndim, "source") for s in ([source] if src is None else source)]
-    destination = [normalize_axis(d, a.ndim, "destination")
-                   for d in ([destination] if isinstance(destination, int) else destination)]
+    source = _axis_list(source, a.ndim, "source")
+    destination = _axis_list(destination, a.ndim, "destination")
     if len(source) != len(destination):
         raise ValueError("`source` and `destination` arguments must have the same number of elements")
     if len(set(source)) != len(source) or len(set(destination)) != len(destination):
@@ -131,7 +139,10 @@ def moveaxis(a, source, destination):
 
 
 def ravel(a, order="C"):
-    """Flattened array; a view when the data is contiguous, else a copy (as NumPy)."""
+    """Flattened array; a view when the data is C-contiguous, else a copy (as NumPy)."""
+    a = to_array(a)
+    if not layouts.is_c_contiguous(a._layout()):
+        return flatten(a, order)
     return reshape(a, -1, order=order)
 
 
@@ -146,6 +157,8 @@ def squeeze(a, axis=None):
     shape, strides, offset = a._layout()
     if axis is None:
         drop = {i for i, d in enumerate(shape) if d == 1}
+    elif not shape and not isinstance(axis, (tuple, list)) and operator.index(axis) in (0, -1):
+        drop = set()    # NumPy lets a 0-d array "squeeze" axis 0 / -1
     else:
         drop = set(normalize_axes(axis, a.ndim))
         if any(shape[i] != 1 for i in drop):
@@ -157,7 +170,10 @@ def squeeze(a, axis=None):
 def expand_dims(a, axis):
     """Insert size-1 axes at ``axis`` (int or tuple); a view."""
     a = to_array(a)
-    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    try:
+        axes = (operator.index(axis),)
+    except TypeError:
+        axes = tuple(axis)
     ndim = a.ndim + len(axes)
     positions = normalize_axes(axes, ndim)
     shape, strides, offset = a._layout()
