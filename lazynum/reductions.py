@@ -1,70 +1,739 @@
-"""Placeholder: being written (issue 2)."""
-__all__ = []
+"""Reductions, arg-reductions and scans with NumPy 2's semantics, recorded lazily.
+
+Everything here composes the strict primitives of ``lazynum.expr.reduce`` (one reduction
+over a sorted tuple of axes, in the dtype of its input) with elementwise ops.  The NumPy
+rules live in the front: the accumulator dtype (``sum`` of int8 accumulates in int64; with
+``out=`` the loop is chosen from ``out``'s dtype as NumPy 2 does), ``initial=``/``where=``,
+``keepdims`` (a reshape), ``out=`` (reductions cast to ``out`` unsafely, as NumPy's do) and
+the exception types.  ``mean``/``var`` follow ``numpy/_core/_methods.py`` step by step, so
+even their roundings match (a float32 mean is ``float32(float64(sum) / n)``).
+
+Nothing computes here: shapes are static, so every shape or axis error is raised at the call;
+only what depends on data (an all-NaN slice in ``nanargmax``) is checked when the graph runs.
+"""
+from __future__ import annotations
+
+import builtins
+import operator
+import warnings
+
+import numpy as np
+
+from . import dtypes
+from .arraytype import ndarray, wrap
+from .conversion import broadcast_node, cast, is_weak, to_node, weak_scalar
+from .expr import node as nodes
+from .expr.elementwise import SELECT, UFUNC_OPS, loop_signature
+from .expr.extern import SORT
+from .expr.indexing import CHECK_INDEX
+from .expr.movement import CONCATENATE, VIEW
+from .expr.reduce import (ARGMAX, ARGMIN, CUMPROD, CUMSUM, REDUCE_ALL, REDUCE_ANY, REDUCE_FMAX,
+                          REDUCE_FMIN, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD, REDUCE_SUM)
+from .expr.shapes import c_strides, normalize_axes, normalize_axis, size_of
+from .ufuncs import call
+
+__all__ = [
+    "sum", "prod", "mean", "var", "std", "max", "min", "amax", "amin", "argmax", "argmin",
+    "any", "all", "ptp", "cumsum", "cumprod", "cumulative_sum", "cumulative_prod", "trace",
+    "count_nonzero", "average", "median", "nansum", "nanprod", "nanmean", "nanvar", "nanstd",
+    "nanmin", "nanmax", "nanargmin", "nanargmax", "nancumsum", "nancumprod",
+]
+
+_NoValue = np._NoValue
+_apply = nodes.apply
+BOOL, INT64, FLOAT64 = dtypes.BOOL, dtypes.INT64, dtypes.FLOAT64
+
+# ufunc name -> (reduction primitive, identity or None)
+_REDUCERS = {
+    "add": (REDUCE_SUM, 0), "multiply": (REDUCE_PROD, 1), "maximum": (REDUCE_MAX, None),
+    "minimum": (REDUCE_MIN, None), "fmax": (REDUCE_FMAX, None), "fmin": (REDUCE_FMIN, None),
+    "logical_or": (REDUCE_ANY, False), "logical_and": (REDUCE_ALL, True),
+}
+# On bool, add is logical or and multiply is logical and (NumPy's bool loops).
+_ON_BOOL = {REDUCE_SUM: REDUCE_ANY, REDUCE_PROD: REDUCE_ALL}
+_SCANS = {"add": CUMSUM, "multiply": CUMPROD, "logical_or": CUMSUM, "logical_and": CUMPROD}
 
 
-def sum(*args, **kwargs):
-    raise NotImplementedError('reductions.sum is not written yet')
+# -- small node helpers -----------------------------------------------------------------------
+def _node(a):
+    """The node of an array-like (internal callers may pass a node itself)."""
+    if isinstance(a, ndarray):
+        return a._n()
+    return a if isinstance(a, nodes.Node) else to_node(a)
 
 
-def prod(*args, **kwargs):
-    raise NotImplementedError('reductions.prod is not written yet')
+def _reshape(node, shape):
+    """``node``'s value (a C-order array) seen with ``shape`` of the same size."""
+    shape = tuple(shape)
+    return node if node.shape == shape else _apply(VIEW, (node,), (shape, c_strides(shape), 0))
 
 
-def mean(*args, **kwargs):
-    raise NotImplementedError('reductions.mean is not written yet')
+def _uf(name, *args):
+    """``numpy.<name>(*args)`` on nodes, with NumPy's loop (promotion) and broadcasting."""
+    signature = loop_signature(getattr(np, name), tuple(a.dtype for a in args))
+    return _apply(UFUNC_OPS[name], tuple(cast(a, t) for a, t in zip(args, signature)), ())
 
 
-def var(*args, **kwargs):
-    raise NotImplementedError('reductions.var is not written yet')
+def _scalar(value, dtype):
+    """``initial``-like value converted to ``dtype`` as NumPy converts it (weak if Python)."""
+    if is_weak(value):
+        return weak_scalar(value, dtype)
+    node = to_node(value)
+    if node.shape != ():
+        raise ValueError("setting an array element with a sequence.")
+    return cast(node, dtype)
 
 
-def std(*args, **kwargs):
-    raise NotImplementedError('reductions.std is not written yet')
+def _axes(axis, ndim, legacy=False):
+    """Sorted non-negative axes; ``legacy``: ufunc reductions accept axis 0/-1 on 0-d input."""
+    if isinstance(axis, list):
+        raise TypeError("'list' object cannot be interpreted as an integer")
+    if legacy and ndim == 0 and axis is not None and not isinstance(axis, tuple) \
+            and operator.index(axis) in (0, -1):
+        return ()
+    return normalize_axes(axis, ndim)
 
 
-def min(*args, **kwargs):
-    raise NotImplementedError('reductions.min is not written yet')
+def _kept(shape, axes):
+    return tuple(1 if i in axes else d for i, d in enumerate(shape))
 
 
-def max(*args, **kwargs):
-    raise NotImplementedError('reductions.max is not written yet')
+def _mask(where, shape):
+    mask = to_node(where)
+    if mask.dtype != BOOL:
+        raise TypeError(f"Cannot cast array data from {mask.dtype!r} to dtype('bool') "
+                        "according to the rule 'safe'")
+    return broadcast_node(mask, shape)
 
 
-def argmin(*args, **kwargs):
-    raise NotImplementedError('reductions.argmin is not written yet')
+def _check_out(out):
+    if out is not None and not isinstance(out, ndarray):
+        raise TypeError("return arrays must be of lazynum.ndarray type")
 
 
-def argmax(*args, **kwargs):
-    raise NotImplementedError('reductions.argmax is not written yet')
+def _emit(node, out):
+    """Wrap ``node``, or store it into ``out`` (exact shape; unsafe cast, like NumPy's)."""
+    if out is None:
+        return wrap(node)
+    _check_shape(out, node)
+    out._write(out._layout(), cast(node, out.dtype))
+    return out
 
 
-def any(*args, **kwargs):
-    raise NotImplementedError('reductions.any is not written yet')
+def _check_shape(out, node):
+    if out.shape != node.shape:
+        raise ValueError(f"output parameter has shape {out.shape} but the reduction's result "
+                         f"has shape {node.shape}")
 
 
-def all(*args, **kwargs):
-    raise NotImplementedError('reductions.all is not written yet')
+def _acc(name, dt, dtype, out):
+    """The loop dtype NumPy 2 reduces in (``dtype``; else from ``out``; else upcast ints)."""
+    if name in ("logical_or", "logical_and"):
+        if dtype is not None and dtypes.normalize(dtype) != BOOL:
+            raise TypeError(f"No loop matching the specified signature and casting was found "
+                            f"for ufunc {name}")
+        return BOOL
+    if dtype is not None:
+        return dtypes.normalize(dtype)
+    if out is not None:
+        return loop_signature(getattr(np, name), (out.dtype, dt))[-1]
+    return dtypes.sum_dtype(dt) if name in ("add", "multiply") else dt
 
 
-def cumsum(*args, **kwargs):
-    raise NotImplementedError('reductions.cumsum is not written yet')
+# -- the reduction core -----------------------------------------------------------------------
+def _reduce(name, a, axis, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True,
+            legacy=False):
+    """Node of ``numpy.<name>.reduce(a, ...)``: keepdims applied, in ``out``'s dtype if given."""
+    _check_out(out)
+    node = _node(a)
+    axes = _axes(axis, len(node.shape), legacy)
+    acc = _acc(name, node.dtype, dtype, out)
+    op, identity = _REDUCERS[name]
+    if acc == BOOL:
+        op = _ON_BOOL.get(op, op)
+    explicit = initial is not _NoValue and initial is not None
+    if initial is _NoValue:
+        initial = identity
+    init = _scalar(initial, acc) if explicit else None
+    x = cast(node, acc)
+    if where is not True:
+        if initial is None:
+            raise ValueError(f"reduction operation '{name}' does not have an identity, so to "
+                             "use a where mask one has to specify 'initial'")
+        fill = _scalar(initial if identity is None else identity, acc)
+        x = _apply(SELECT, (_mask(where, x.shape), x, fill), ())
+    elif initial is None and size_of(x.shape) == 0:
+        getattr(np, name).reduce(np.empty(x.shape, acc), axis=axes, initial=None)  # its error
+    shape = tuple(d for i, d in enumerate(x.shape) if i not in axes)
+    if explicit and size_of(x.shape[i] for i in axes) == 0:
+        result = broadcast_node(init, shape)
+    else:
+        result = _apply(op, (x,), (axes,)) if axes else x
+        if explicit:
+            result = _apply(UFUNC_OPS[name], (result, init), ())
+    if keepdims and keepdims is not _NoValue:
+        result = _reshape(result, _kept(node.shape, axes))
+    if out is None:
+        return result
+    _check_shape(out, result)
+    return cast(result, out.dtype)
 
 
-def cumprod(*args, **kwargs):
-    raise NotImplementedError('reductions.cumprod is not written yet')
+def _count(shape, axis, keepdims, where):
+    """How many elements each output of a reduction sees: a static int64 scalar, or (with a
+    ``where`` mask) an int64 array of the reduction's shape."""
+    axes = _axes(axis, len(shape))
+    if where is True:
+        return nodes.scalar(size_of(shape[i] for i in axes), INT64)
+    return _reduce("add", cast(_mask(where, shape), INT64), axes, keepdims=keepdims)
 
 
-def ptp(*args, **kwargs):
-    raise NotImplementedError('reductions.ptp is not written yet')
+def _static_count(shape, axis, where):
+    return size_of(shape[i] for i in _axes(axis, len(shape))) if where is True else None
 
 
-def trace(*args, **kwargs):
-    raise NotImplementedError('reductions.trace is not written yet')
+def _divide_as(total, count):
+    """``true_divide(total, count, out=total, casting='unsafe')``."""
+    return cast(_uf("divide", total, count), total.dtype)
 
 
-def ufunc_reduce(*args, **kwargs):
-    raise NotImplementedError('reductions.ufunc_reduce is not written yet')
+# -- sum, prod, max, min, any, all ------------------------------------------------------------
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    """Sum of array elements over the given axes.
+
+    Parameters
+    ----------
+    a : array_like
+    axis : None, int or tuple of ints, optional
+        Axes to reduce (negative ones count from the end); None reduces all.
+    dtype : dtype, optional
+        Accumulator/result dtype.  By default bool and narrow ints accumulate in (u)int64;
+        with ``out`` the loop comes from ``out``'s dtype (NumPy 2).
+    out : lazynum.ndarray, optional
+        Stored into, exact result shape, cast unsafely (like NumPy's reductions).
+    keepdims : bool, optional
+    initial : scalar, optional
+        Starting value; None means "no identity" (an empty sum then raises ValueError).
+    where : array_like of bool, optional
+        Elements to include (broadcast against ``a``).
+
+    Returns
+    -------
+    lazynum.ndarray
+    """
+    return _emit(_reduce("add", a, axis, dtype, out, keepdims, initial, where, True), out)
 
 
-def ufunc_accumulate(*args, **kwargs):
-    raise NotImplementedError('reductions.ufunc_accumulate is not written yet')
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    """Product of array elements over the given axes.
+
+    Parameters and dtype rules are those of :func:`sum` (the identity is 1).
+    """
+    return _emit(_reduce("multiply", a, axis, dtype, out, keepdims, initial, where, True), out)
+
+
+def max(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    """Maximum over the given axes (NaN propagates); parameters as :func:`sum`.
+
+    ``initial`` is a lower bound of the result: it is required to reduce an empty axis
+    and with ``where`` (ValueError otherwise, as in NumPy).
+    """
+    return _emit(_reduce("maximum", a, axis, None, out, keepdims, initial, where, True), out)
+
+
+def min(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    """Minimum over the given axes (NaN propagates); see :func:`max`."""
+    return _emit(_reduce("minimum", a, axis, None, out, keepdims, initial, where, True), out)
+
+
+amax, amin = max, min
+
+
+def any(a, axis=None, out=None, keepdims=False, *, where=True):
+    """Whether any element along the axes is non-zero (NaN counts as true).
+
+    Parameters as :func:`sum` (without dtype/initial).
+    """
+    return _emit(_reduce("logical_or", a, axis, None, out, keepdims, _NoValue, where, True), out)
+
+
+def all(a, axis=None, out=None, keepdims=False, *, where=True):
+    """Whether all elements (``!= 0``; NaN counts as true) along the axes are true.
+
+    See :func:`any` for the parameters.
+    """
+    return _emit(_reduce("logical_and", a, axis, None, out, keepdims, _NoValue, where, True), out)
+
+
+def ufunc_reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=None,
+                 where=True):
+    """``uf.reduce`` for add, multiply, maximum, minimum, fmax, fmin, logical_and/or.
+
+    ``initial=None`` is read as "not given" (the lazy ufunc's default), so an empty
+    ``add.reduce`` gives 0 as NumPy's does.  Other ufuncs raise NotImplementedError
+    (NumPy's dispatch then falls back to NumPy and counts it).
+    """
+    name = uf.__name__
+    if name not in _REDUCERS:
+        raise NotImplementedError(f"lazynum has no lazy {name}.reduce")
+    initial = _NoValue if initial is None else initial
+    out = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+    return _emit(_reduce(name, array, axis, dtype, out, keepdims, initial, where, True), out)
+
+
+# -- mean, var, std ---------------------------------------------------------------------------
+def _float_default(dt, dtype):
+    return FLOAT64 if dtype is None and dt.kind in "biu" else dtype
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    """Arithmetic mean over the given axes; parameters as :func:`sum`.
+
+    ``dtype`` defaults to float64 for bool and integer input, else the input's dtype.  An
+    empty slice gives NaN (with NumPy's RuntimeWarning when the shapes show it).
+
+    Returns
+    -------
+    lazynum.ndarray
+    """
+    node = _node(a)
+    if _static_count(node.shape, axis, where) == 0:
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
+    dtype = _float_default(node.dtype, dtype)
+    total = _reduce("add", node, axis, dtype, out, keepdims, _NoValue, where)
+    return _emit(_divide_as(total, _count(node.shape, axis, keepdims, where)), out)
+
+
+def _ddof(ddof, correction):
+    if correction is _NoValue:
+        return ddof
+    if ddof != 0:
+        raise ValueError("ddof and correction can't be provided simultaneously.")
+    return correction
+
+
+def _var(a, axis, dtype, out, ddof, keepdims, where, mean_value):
+    """Node of NumPy's ``_var``: sum((x - mean)**2) / max(n - ddof, 0)."""
+    node = _node(a)
+    n = _static_count(node.shape, axis, where)
+    if n is not None and isinstance(ddof, (int, float, np.generic)) and ddof >= n:
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
+    dtype = _float_default(node.dtype, dtype)
+    if mean_value is _NoValue or mean_value is None:
+        total = _reduce("add", node, axis, dtype, None, True, _NoValue, where)
+        mean_value = _divide_as(total, _count(node.shape, axis, True, where))
+    deviation = _uf("subtract", node, _node(mean_value))
+    squares = _uf("square", deviation)
+    total = _reduce("add", squares, axis, dtype, out, keepdims, _NoValue, where)
+    if n is not None and isinstance(ddof, (int, float, np.generic)):
+        dof = np.maximum(np.int64(n) - ddof, 0)     # static: NumPy's own scalar arithmetic
+        dof = nodes.scalar(dof.item(), dof.dtype)
+    else:
+        count = wrap(_count(node.shape, axis, keepdims, where))
+        dof = call(np.maximum, (call(np.subtract, (count, ddof)), 0))._n()
+    return _divide_as(total, dof)
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+        mean=_NoValue, correction=_NoValue):
+    """Variance over the given axes: ``sum(abs(x - x.mean())**2) / (N - ddof)``.
+
+    Parameters as :func:`mean`, plus ``ddof`` (or its Array API name ``correction``; give
+    one) and ``mean``, a precomputed mean of the keepdims shape.  ``N - ddof <= 0`` gives
+    inf/NaN with NumPy's RuntimeWarning.
+    """
+    ddof = _ddof(ddof, correction)
+    return _emit(_var(a, axis, dtype, out, ddof, keepdims, where, mean), out)
+
+
+def _sqrt_as(node, out):
+    """``sqrt(x, out=x)`` for an array result, ``x.dtype.type(sqrt(x))`` for a scalar."""
+    root = _uf("sqrt", node)
+    if root.dtype != node.dtype and (out is not None or node.shape) \
+            and not np.can_cast(root.dtype, node.dtype, "same_kind"):
+        raise TypeError(f"Cannot cast ufunc 'sqrt' output from {root.dtype!r} to "
+                        f"{node.dtype!r} with casting rule 'same_kind'")
+    return cast(root, node.dtype)
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+        mean=_NoValue, correction=_NoValue):
+    """Standard deviation over the given axes: ``sqrt(var(...))``; see :func:`var`."""
+    ddof = _ddof(ddof, correction)
+    return _emit(_sqrt_as(_var(a, axis, dtype, out, ddof, keepdims, where, mean), out), out)
+
+
+# -- arg-reductions ---------------------------------------------------------------------------
+def _arg_input(a, axis):
+    """(node to reduce, its axis, keepdims shape) following NumPy's argmax axis rules."""
+    node = _node(a)
+    shape = node.shape
+    if axis is None:
+        return _reshape(node, (node.size,)), 0, (1,) * len(shape)
+    ax = normalize_axis(axis, builtins.max(len(shape), 1))
+    if not shape:
+        return _reshape(node, (1,)), 0, ()
+    return node, ax, _kept(shape, (ax,))
+
+
+def _arg_out(result, kept, out, keepdims):
+    _check_out(out)
+    result = _reshape(result, kept) if keepdims and keepdims is not _NoValue else result
+    if out is not None:
+        _check_shape(out, result)
+        if not np.can_cast(out.dtype, INT64, "safe"):
+            raise TypeError(f"Cannot cast scalar from {out.dtype!r} to dtype('int64') "
+                            "according to the rule 'safe'")
+    return _emit(result, out)
+
+
+def _arg(op, a, axis, out, keepdims):
+    node, ax, kept = _arg_input(a, axis)
+    return _arg_out(_apply(op, (node,), (ax,)), kept, out, keepdims)
+
+
+def argmax(a, axis=None, out=None, *, keepdims=False):
+    """Indices of the first maximum along ``axis`` (of the flattened array if None).
+
+    NaN counts as the maximum (NumPy's rule); an empty axis raises ValueError.
+
+    Returns
+    -------
+    lazynum.ndarray of int64
+    """
+    return _arg(ARGMAX, a, axis, out, keepdims)
+
+
+def argmin(a, axis=None, out=None, *, keepdims=False):
+    """Indices of the first minimum along ``axis``; see :func:`argmax`."""
+    return _arg(ARGMIN, a, axis, out, keepdims)
+
+
+# -- scans ------------------------------------------------------------------------------------
+def _scan(name, a, axis, dtype, out, flatten=True):
+    """Node of ``numpy.<name>.accumulate`` (cumsum rules: axis=None flattens, 0-d is 1-d)."""
+    _check_out(out)
+    node = _node(a)
+    if axis is None and flatten:
+        node, ax = _reshape(node, (node.size,)), 0
+    else:
+        ax = normalize_axis(axis, builtins.max(len(node.shape), 1))
+        node = _reshape(node, (1,)) if not node.shape else node
+    acc = _acc(name, node.dtype, dtype, out)
+    op = _SCANS[name]
+    if acc == BOOL:   # or / and as a running count / product of 0s and 1s
+        result = cast(_apply(op, (cast(cast(node, BOOL), INT64),), (ax,)), BOOL)
+    else:
+        result = _apply(op, (cast(node, acc),), (ax,))
+    return result, ax
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    """Cumulative sum along ``axis`` (of the flattened array if None).
+
+    ``dtype`` follows :func:`sum`; ``out`` must have the result's shape.
+    """
+    return _emit(_scan("add", a, axis, dtype, out)[0], out)
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    """Cumulative product along ``axis``; see :func:`cumsum`."""
+    return _emit(_scan("multiply", a, axis, dtype, out)[0], out)
+
+
+def _cumulative(name, x, axis, dtype, out, include_initial):
+    node = _node(x)
+    if axis is None:
+        if len(node.shape) >= 2:
+            raise ValueError("For arrays which have more than one dimension ``axis`` argument "
+                             "is required.")
+        axis = 0
+    result, ax = _scan(name, node, axis, dtype, out, flatten=False)
+    if include_initial:
+        first = result.shape[:ax] + (1,) + result.shape[ax + 1:]
+        identity = broadcast_node(nodes.scalar(_REDUCERS[name][1], result.dtype), first)
+        result = _apply(CONCATENATE, (identity, result), (ax,))
+    return _emit(result, out)
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    """Array API cumulative sum: ``axis`` is required above 1-d; ``include_initial``
+    prepends the zero.
+    """
+    return _cumulative("add", x, axis, dtype, out, include_initial)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    """Array API cumulative product; see :func:`cumulative_sum` (the initial value is 1)."""
+    return _cumulative("multiply", x, axis, dtype, out, include_initial)
+
+
+def ufunc_accumulate(uf, array, axis=0, dtype=None, out=None):
+    """``uf.accumulate`` for add, multiply, logical_or and logical_and (else
+    NotImplementedError, so that NumPy's dispatch falls back)."""
+    name = uf.__name__
+    if name not in _SCANS:
+        raise NotImplementedError(f"lazynum has no lazy {name}.accumulate")
+    node = _node(array)
+    if not node.shape:
+        if axis is not None and not isinstance(axis, tuple):
+            normalize_axis(axis, 1)       # NumPy checks axis 0/-1 first
+        raise TypeError("cannot accumulate on a scalar")
+    axes = (0,) if axis is None and len(node.shape) == 1 else axis
+    if isinstance(axes, tuple) and len(axes) == 1:
+        axes = axes[0]
+    if axes is None or isinstance(axes, tuple):
+        raise ValueError("accumulate does not allow multiple axes")
+    out = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+    return _emit(_scan(name, node, axes, dtype, out)[0], out)
+
+
+# -- compositions -----------------------------------------------------------------------------
+def ptp(a, axis=None, out=None, keepdims=False):
+    """Range (maximum - minimum) along the axes.
+
+    As in NumPy, the maximum is first stored into ``out`` (so ``out``'s dtype takes part in
+    the subtraction, whose result must then cast to ``out`` with same_kind casting).
+    """
+    high, low = max(a, axis, out, keepdims), min(a, axis, keepdims=keepdims)
+    return call(np.subtract, (high, low), out=out)
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    """Sum along a diagonal (``sum(diagonal(a, offset, axis1, axis2), -1)``)."""
+    from .manipulation import diagonal
+    return sum(diagonal(a, offset, axis1, axis2), -1, dtype, out)
+
+
+def count_nonzero(a, axis=None, *, keepdims=False):
+    """Number of non-zero elements along the axes, as int64.
+
+    Unlike NumPy, ``axis=None`` gives a lazy 0-d array rather than a Python int (an int
+    would force a sync).
+    """
+    return sum(cast(_node(a), BOOL), axis, INT64, None, keepdims)
+
+
+def _weights(weights, shape, axes):
+    """Weights shaped to broadcast against ``a`` (NumPy's ``_weights_are_valid``)."""
+    from .manipulation import reshape, transpose
+    wgt = wrap(_node(weights))
+    if wgt.shape == shape:
+        return wgt
+    if axes is None:
+        raise TypeError("Axis must be specified when shapes of a and weights differ.")
+    if wgt.shape != tuple(shape[ax] for ax in axes):
+        raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
+    wgt = transpose(wgt, sorted(range(len(axes)), key=axes.__getitem__))
+    return reshape(wgt, tuple(s if ax in axes else 1 for ax, s in enumerate(shape)))
+
+
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    """Weighted average along the axes (:func:`mean` without weights).
+
+    Parameters
+    ----------
+    a : array_like
+    axis : None, int or tuple of ints, optional
+    weights : array_like, optional
+        Same shape as ``a``, or the shape of ``a`` along ``axis``.
+    returned : bool, optional
+        Also return the sum of the weights (broadcast to the result's shape).
+    keepdims : bool, optional
+
+    Returns
+    -------
+    lazynum.ndarray, or a tuple (average, sum of weights)
+
+    Notes
+    -----
+    NumPy raises ZeroDivisionError when weights sum to zero; that depends on data, so here
+    the result is inf/NaN instead.
+    """
+    a = wrap(_node(a))
+    keepdims = False if keepdims is _NoValue else keepdims
+    axes = None if axis is None else tuple(
+        normalize_axis(ax, a.ndim) for ax in (axis if isinstance(axis, tuple) else (axis,)))
+    if axes is not None and len(set(axes)) != len(axes):
+        raise ValueError("repeated axis")
+    if weights is None:
+        avg = mean(a, axes, keepdims=keepdims)
+        scale = wrap(broadcast_node(nodes.scalar(a.size / avg.size, avg.dtype), avg.shape))
+    else:
+        wgt = _weights(weights, a.shape, axes)
+        float_floor = (np.float64,) if a.dtype.kind in "biu" else ()
+        kind = dtypes.check(np.result_type(a.dtype, wgt.dtype, *float_floor))
+        scale = sum(wgt, axes, kind, keepdims=keepdims)
+        avg = call(np.divide, (sum(call(np.multiply, (a, wgt), dtype=kind), axes,
+                                   keepdims=keepdims), scale))
+        scale = wrap(broadcast_node(scale._n(), avg.shape))
+    return (avg, scale) if returned else avg
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """Median along the axes: the mean of the middle one or two sorted elements.
+
+    A slice holding NaN gives NaN; an empty slice gives NaN (with "Mean of empty slice").
+    ``overwrite_input`` is accepted and ignored: lazy inputs are never overwritten.
+
+    Returns
+    -------
+    lazynum.ndarray
+    """
+    node = _node(a)
+    shape, ndim = node.shape, len(node.shape)
+    axes = _axes(axis, ndim)
+    rest = [i for i in range(ndim) if i not in axes]
+    if axis is not None and len(axes) != 1 and size_of(node.shape[i] for i in rest) == 0:
+        raise ValueError(f"cannot reshape array of size 0 into shape "
+                         f"{tuple(node.shape[i] for i in rest) + (-1,)}")   # as NumPy's
+    moved = tuple(node.shape[i] for i in rest) + (size_of(node.shape[i] for i in axes),)
+    if axes != tuple(range(ndim - len(axes), ndim)):
+        order = rest + list(axes)
+        strides = c_strides(node.shape)
+        node = _apply(VIEW, (node,), (tuple(node.shape[i] for i in order),
+                                      tuple(strides[i] for i in order), 0))
+    node = _reshape(node, moved)
+    length = moved[-1]
+    if length:
+        node = _apply(SORT, (node,), (len(moved) - 1, "quicksort"))
+    lo, count = (length - 1) // 2 if length else 0, (2 - length % 2) if length else 0
+    strides = c_strides(moved)
+    middle = _apply(VIEW, (node,), (moved[:-1] + (count,), strides, lo * strides[-1]))
+    result = mean(middle, -1)._n()
+    if length and node.dtype.kind == "f":
+        last = _apply(VIEW, (node,), (moved[:-1], strides[:-1], (length - 1) * strides[-1]))
+        nan = nodes.scalar(np.nan, result.dtype)
+        result = _apply(SELECT, (_apply(UFUNC_OPS["isnan"], (last,), ()), nan, result), ())
+    return _emit(_reshape(result, _kept(shape, axes)) if keepdims else result, out)
+
+
+# -- NaN-ignoring variants --------------------------------------------------------------------
+def _nan_fill(a, value):
+    """(input with NaN replaced by ``value``, NaN mask) for floats; (input, None) otherwise."""
+    node = _node(a)
+    if node.dtype.kind != "f":
+        return node, None
+    mask = _apply(UFUNC_OPS["isnan"], (node,), ())
+    return _apply(SELECT, (mask, nodes.scalar(value, node.dtype), node), ()), mask
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    """:func:`sum` treating NaN as zero."""
+    return sum(_nan_fill(a, 0)[0], axis, dtype, out, keepdims, initial, where)
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    """:func:`prod` treating NaN as one."""
+    return prod(_nan_fill(a, 1)[0], axis, dtype, out, keepdims, initial, where)
+
+
+def nancumsum(a, axis=None, dtype=None, out=None):
+    """:func:`cumsum` treating NaN as zero."""
+    return cumsum(_nan_fill(a, 0)[0], axis, dtype, out)
+
+
+def nancumprod(a, axis=None, dtype=None, out=None):
+    """:func:`cumprod` treating NaN as one."""
+    return cumprod(_nan_fill(a, 1)[0], axis, dtype, out)
+
+
+def nanmax(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    """:func:`max` ignoring NaN (``fmax.reduce``); an all-NaN slice gives NaN.
+
+    NumPy's "All-NaN slice encountered" RuntimeWarning depends on data and is not issued.
+    """
+    node = _node(a)
+    name = "fmax" if node.dtype.kind == "f" else "maximum"
+    return _emit(_reduce(name, node, axis, None, out, keepdims, initial, where, True), out)
+
+
+def nanmin(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    """:func:`min` ignoring NaN (``fmin.reduce``); see :func:`nanmax`."""
+    node = _node(a)
+    name = "fmin" if node.dtype.kind == "f" else "minimum"
+    return _emit(_reduce(name, node, axis, None, out, keepdims, initial, where, True), out)
+
+
+def _nanarg(op, fill, a, axis, out, keepdims):
+    filled, mask = _nan_fill(a, fill)
+    node, ax, kept = _arg_input(filled, axis)
+    result = _apply(op, (node,), (ax,))
+    if mask is not None and size_of(mask.shape):
+        # An all-NaN slice has no answer: send an out-of-range index through the run-time
+        # index check so that the sync raises instead of returning an arbitrary index.
+        all_nan = _apply(REDUCE_ALL, (_arg_input(mask, axis)[0],), ((ax,),))
+        size = node.shape[ax]
+        bad = _apply(SELECT, (all_nan, nodes.scalar(size, INT64), result), ())
+        result = _apply(CHECK_INDEX, (bad,), (size, ax))
+    return _arg_out(result, kept, out, keepdims)
+
+
+def nanargmax(a, axis=None, out=None, *, keepdims=False):
+    """:func:`argmax` ignoring NaN.
+
+    An all-NaN slice has no answer: NumPy raises ValueError at the call, but that depends
+    on data, so here the sync that computes the result raises IndexError ("index N is out of
+    bounds ... with size N", N the slice length) instead.
+    """
+    return _nanarg(ARGMAX, -np.inf, a, axis, out, keepdims)
+
+
+def nanargmin(a, axis=None, out=None, *, keepdims=False):
+    """:func:`argmin` ignoring NaN; see :func:`nanargmax` for all-NaN slices."""
+    return _nanarg(ARGMIN, np.inf, a, axis, out, keepdims)
+
+
+def _nan_checks(dtype, out):
+    if dtype is not None and dtypes.normalize(dtype).kind != "f":
+        raise TypeError("If a is inexact, then dtype must be inexact")
+    if out is not None and isinstance(out, ndarray) and out.dtype.kind != "f":
+        raise TypeError("If a is inexact, then out must be inexact")
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    """:func:`mean` ignoring NaN; an all-NaN slice gives NaN."""
+    filled, mask = _nan_fill(a, 0)
+    if mask is None:
+        return mean(filled, axis, dtype, out, keepdims, where=where)
+    _nan_checks(dtype, out)
+    count = _reduce("add", _uf("logical_not", mask), axis, INT64, None, keepdims, _NoValue,
+                    where, True)
+    total = _reduce("add", filled, axis, dtype, out, keepdims, _NoValue, where, True)
+    return _emit(_divide_as(total, count), out)
+
+
+def _nanvar(a, axis, dtype, out, ddof, keepdims, where, mean_value):
+    filled, mask = _nan_fill(a, 0)
+    _nan_checks(dtype, out)
+    count = _reduce("add", _uf("logical_not", mask), axis, INT64, None, True, _NoValue, where,
+                    True)
+    if mean_value is _NoValue:
+        mean_value = _divide_as(_reduce("add", filled, axis, dtype, None, True, _NoValue,
+                                        where, True), count)
+    deviation = cast(_uf("subtract", filled, _node(mean_value)), filled.dtype)
+    deviation = _apply(SELECT, (mask, nodes.scalar(0, filled.dtype), deviation), ())
+    total = _reduce("add", _uf("multiply", deviation, deviation), axis, dtype, out, keepdims,
+                    _NoValue, where, True)
+    dof = call(np.subtract, (wrap(_reshape(count, total.shape)), ddof))._n()
+    result = _divide_as(total, dof)
+    bad = _uf("less_equal", dof, nodes.scalar(0, dof.dtype))
+    return _apply(SELECT, (bad, nodes.scalar(np.nan, result.dtype), result), ())
+
+
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+           mean=_NoValue, correction=_NoValue):
+    """:func:`var` ignoring NaN; slices with ``N - ddof <= 0`` non-NaN values give NaN."""
+    ddof, a = _ddof(ddof, correction), _node(a)
+    if a.dtype.kind != "f":
+        return var(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
+    return _emit(_nanvar(a, axis, dtype, out, ddof, keepdims, where, mean), out)
+
+
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+           mean=_NoValue, correction=_NoValue):
+    """:func:`std` ignoring NaN; see :func:`nanvar`."""
+    ddof, a = _ddof(ddof, correction), _node(a)
+    if a.dtype.kind != "f":
+        return std(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
+    return _emit(_sqrt_as(_nanvar(a, axis, dtype, out, ddof, keepdims, where, mean), out), out)

@@ -57,7 +57,7 @@ def _parse_threads(text) -> int:
     value = int(text)
     if value < 0:
         raise ValueError(f"LAZYNUM_THREADS must be >= 0 (0 = all cores), got {text!r}")
-    return value or (os.cpu_count() or 1)
+    return value
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ class Settings:
     backend: str = "numpy"
     sync: str = "allow"
     logs: frozenset = frozenset()
-    threads: int = os.cpu_count() or 1
+    threads: int = 0                  # 0 = all cores (see effective_threads)
     cache_dir: str = ""
     flush_nodes: int = 50_000
     flush_bytes: int = 2 << 30
@@ -163,6 +163,11 @@ def reload_from_environment() -> Settings:
     return _global[0]
 
 
+def effective_threads() -> int:
+    """Worker threads to use: ``LAZYNUM_THREADS``, or every core when it is 0."""
+    return get().threads or (os.cpu_count() or 1)
+
+
 def describe() -> str:
     """The settings table as Markdown (the README carries the same table)."""
     rows = ["| setting | environment variable | default | meaning |", "|---|---|---|---|"]
@@ -171,5 +176,7 @@ def describe() -> str:
         default = getattr(defaults, name)
         if isinstance(default, frozenset):
             default = ",".join(sorted(default)) or "(none)"
+        elif default == "":
+            default = "(empty)"
         rows.append(f"| `{name}` | `{env}` | `{default}` | {doc} |")
     return "\n".join(rows)

@@ -48,10 +48,15 @@ def _reference(fn):
     return lambda arrays, attrs: np.asarray(fn(arrays[0], axis=attrs[0]))
 
 
+def _same_dtype_reference(fn):
+    # np.sum/np.prod widen narrow ints; the primitive keeps its input dtype (wrapping).
+    return lambda arrays, attrs: np.asarray(fn(arrays[0], axis=attrs[0], dtype=arrays[0].dtype))
+
+
 REDUCE_SUM = register("reduce_sum", "reduce", shape=_reduced_shape, dtype=_same_dtype,
-                      reference=_reference(np.sum), doc="Sum over attrs[0] (pairwise for floats).")
+                      reference=_same_dtype_reference(np.sum), doc="Sum over attrs[0] (pairwise for floats).")
 REDUCE_PROD = register("reduce_prod", "reduce", shape=_reduced_shape, dtype=_same_dtype,
-                       reference=_reference(np.prod), doc="Product over attrs[0].")
+                       reference=_same_dtype_reference(np.prod), doc="Product over attrs[0].")
 REDUCE_MAX = register("reduce_max", "reduce", shape=_no_identity_shape("maximum"), dtype=_same_dtype,
                       reference=_reference(np.max), doc="Maximum over attrs[0]; NaN propagates.")
 REDUCE_MIN = register("reduce_min", "reduce", shape=_no_identity_shape("minimum"), dtype=_same_dtype,
@@ -93,8 +98,8 @@ def _scan_shape(args, attrs):
 
 
 CUMSUM = register("cumsum", "scan", shape=_scan_shape, dtype=_same_dtype,
-                  reference=lambda arrays, attrs: np.cumsum(arrays[0], axis=attrs[0]),
+                  reference=lambda arrays, attrs: np.cumsum(arrays[0], axis=attrs[0], dtype=arrays[0].dtype),
                   doc="Inclusive prefix sum along attrs[0].")
 CUMPROD = register("cumprod", "scan", shape=_scan_shape, dtype=_same_dtype,
-                   reference=lambda arrays, attrs: np.cumprod(arrays[0], axis=attrs[0]),
+                   reference=lambda arrays, attrs: np.cumprod(arrays[0], axis=attrs[0], dtype=arrays[0].dtype),
                    doc="Inclusive prefix product along attrs[0].")
