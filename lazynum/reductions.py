@@ -25,7 +25,7 @@ from .conversion import broadcast_node, cast, is_weak, to_node, weak_scalar
 from .expr import node as nodes
 from .expr.elementwise import SELECT, UFUNC_OPS, loop_signature
 from .expr.extern import SORT
-from .expr.indexing import CHECK_INDEX
+from .expr.checks import ASSERT_ALL
 from .expr.movement import CONCATENATE, VIEW
 from .expr.reduce import (ARGMAX, ARGMIN, CUMPROD, CUMSUM, REDUCE_ALL, REDUCE_ANY, REDUCE_FMAX,
                           REDUCE_FMIN, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD, REDUCE_SUM)
@@ -660,21 +660,18 @@ def _nanarg(op, fill, a, axis, out, keepdims):
     node, ax, kept = _arg_input(filled, axis)
     result = _apply(op, (node,), (ax,))
     if mask is not None and size_of(mask.shape):
-        # An all-NaN slice has no answer: send an out-of-range index through the run-time
-        # index check so that the sync raises instead of returning an arbitrary index.
-        all_nan = _apply(REDUCE_ALL, (_arg_input(mask, axis)[0],), ((ax,),))
-        size = node.shape[ax]
-        bad = _apply(SELECT, (all_nan, nodes.scalar(size, INT64), result), ())
-        result = _apply(CHECK_INDEX, (bad,), (size, ax))
+        # An all-NaN slice has no answer: NumPy's ValueError, raised by the sync that needs it.
+        is_number = _apply(UFUNC_OPS["logical_not"], (_arg_input(mask, axis)[0],), ())
+        some_number = _apply(REDUCE_ANY, (is_number,), ((ax,),))
+        result = _apply(ASSERT_ALL, (result, some_number), ("ValueError", "All-NaN slice encountered"))
     return _arg_out(result, kept, out, keepdims)
 
 
 def nanargmax(a, axis=None, out=None, *, keepdims=False):
     """:func:`argmax` ignoring NaN.
 
-    An all-NaN slice has no answer: NumPy raises ValueError at the call, but that depends
-    on data, so here the sync that computes the result raises IndexError ("index N is out of
-    bounds ... with size N", N the slice length) instead.
+    An all-NaN slice has no answer: NumPy raises ValueError at the call; that depends on
+    data, so here the sync that computes the result raises the same ValueError.
     """
     return _nanarg(ARGMAX, -np.inf, a, axis, out, keepdims)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import telemetry as metrics
+from ..expr import checks  # noqa: F401  (registers assert_all)
 
 
 class InternalError(AssertionError):

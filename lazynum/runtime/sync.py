@@ -70,7 +70,9 @@ def _check_policy(reason: str, site: str, explicit: bool) -> None:
     if mode == "raise":
         raise SyncError(f"implicit sync ({reason}) at {site} while LAZYNUM_SYNC=raise")
     if mode == "warn":
-        warnings.warn(f"lazynum: implicit sync ({reason}) at {site}", RuntimeWarning, stacklevel=4)
+        filename, _, line = site.rpartition(":")
+        warnings.warn_explicit(f"lazynum: implicit sync ({reason}) at {site}", RuntimeWarning,
+                               filename or site, int(line) if line.isdigit() else 0)
 
 
 def sync_nodes(nodes, reason: str, explicit: bool = False) -> None:
