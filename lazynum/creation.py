@@ -5,17 +5,25 @@ nothing until a kernel needs it (and a fused kernel never does).
 """
 from __future__ import annotations
 
+import math
 import operator
 
 import numpy as np
 
 from . import dtypes
 from .arraytype import ndarray, wrap
-from .conversion import broadcast_node, cast, numpy_constant, to_node
+from .conversion import _contains_lazy, broadcast_node, cast, numpy_constant, to_node
 from .expr import node as nodes
+from .expr.elementwise import SELECT, UFUNC_OPS
+from .expr.movement import CONCATENATE, IOTA
+from .expr.reduce import REDUCE_ANY
+from .expr.shapes import broadcast_shapes
 
 
-__all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "full", "zeros", "ones", "empty", "zeros_like", "ones_like", "empty_like", "full_like", "astype", "copy"]
+__all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "full", "zeros", "ones",
+           "empty", "zeros_like", "ones_like", "empty_like", "full_like", "astype", "copy",
+           "arange", "linspace", "logspace", "geomspace", "eye", "identity", "tri", "tril",
+           "triu", "meshgrid", "indices", "fromfunction", "diag", "diagflat"]
 
 def _shape_tuple(shape) -> tuple:
     if isinstance(shape, ndarray):
@@ -54,12 +62,24 @@ def asarray(obj, dtype=None, order=None, *, copy=None, like=None):
     if isinstance(obj, ndarray):
         if dtype is None or obj.dtype == dtypes.normalize(dtype):
             return obj.copy() if copy else obj
+        if copy is False:
+            raise ValueError("Unable to avoid copy while creating an array as requested.")
         return obj.astype(dtype)
     return wrap(to_node(obj, None if dtype is None else dtypes.normalize(dtype)))
 
 
 asanyarray = asarray
-ascontiguousarray = asarray
+
+
+def ascontiguousarray(a, dtype=None, *, like=None):
+    """A C-contiguous array (at least 1-d, as NumPy's); ``a`` itself when it already is."""
+    out = asarray(a, dtype)
+    if out.ndim == 0:
+        from .manipulation import reshape
+        return reshape(out, (1,))
+    if not out.flags["C_CONTIGUOUS"]:
+        out = wrap(out._n())
+    return out
 
 
 def full(shape, fill_value, dtype=None, order="C", *, like=None):
@@ -69,8 +89,17 @@ def full(shape, fill_value, dtype=None, order="C", *, like=None):
         node = fill_value._n()
         if dtype is not None:
             node = cast(node, dtypes.normalize(dtype))
+    elif dtype is None:
+        node = numpy_constant(fill_value)
     else:
-        node = numpy_constant(fill_value, None if dtype is None else dtypes.normalize(dtype))
+        # NumPy's copyto(..., casting="unsafe"): a Python int must fit an integer dtype,
+        # anything else is converted to an array first and cast unsafely.
+        dt = dtypes.normalize(dtype)
+        if isinstance(fill_value, int) and not isinstance(fill_value, (bool, np.generic)):
+            node = numpy_constant(fill_value, dt)
+        else:
+            with np.errstate(all="ignore"):
+                node = numpy_constant(np.asarray(fill_value).astype(dt))
     return wrap(broadcast_node(node, shape))
 
 
@@ -130,3 +159,367 @@ def copy(a, order="K", subok=False):
 def fill(a, value):
     """Set every element of ``a`` to ``value`` in place (``ndarray.fill``)."""
     a[...] = value
+
+
+# -- ranges ----------------------------------------------------------------------------------
+
+def _iota(shape, axis):
+    """int64 node of ``shape`` holding the index along ``axis``."""
+    return nodes.apply(IOTA, (), (tuple(shape), axis))
+
+
+def _host_scalar(value, name):
+    """A host value for a range bound: lazy 0-d arrays are synced (NumPy needs the value)."""
+    if isinstance(value, ndarray):
+        value = value._value(name)
+    if isinstance(value, np.ndarray):
+        if value.ndim:
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        value = value[()]
+    return value
+
+
+def _arange_length(start, stop, step):
+    """NumPy's ``_calc_length``: (length, start + step) computed with the bounds' own
+    (Python or NumPy scalar) arithmetic; an OverflowError there is NumPy's ValueError."""
+    try:
+        with np.errstate(all="ignore"):
+            diff = stop - start
+            nonzero = bool(diff != 0)
+            value = float(diff / step)
+            if value != value:
+                raise ValueError("arange: cannot compute length")
+            if value == 0 and nonzero:             # underflow, or a step of infinity
+                length = 0 if math.copysign(1.0, value) < 0 else 1
+            else:
+                ceil = math.ceil(value) if abs(value) != math.inf else value
+                if not -2.0**63 <= ceil <= 2.0**63:
+                    raise OverflowError("arange: overflow while computing length")
+                length = int(ceil)
+            following = start + step if length > 0 else None
+    except OverflowError:
+        raise ValueError("Maximum allowed size exceeded") from None
+    return max(length, 0), following
+
+
+def _pack(value, dt):
+    """``value`` stored into ``dt`` the way NumPy's arange stores its first two elements
+    (as a Python number: floats truncate into integer dtypes, out-of-range ints raise)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if dt.kind in "iu" and not isinstance(value, bool):
+        value = int(value)
+        info = np.iinfo(dt)
+        if not info.min <= value <= info.max:
+            raise OverflowError(f"Python integer {value} out of bounds for {dt}")
+    return np.array(value, dtype=dt)
+
+
+def arange(start=None, stop=None, step=None, dtype=None, *, device=None, like=None):
+    """Evenly spaced values in ``[start, stop)`` (NumPy's ``arange``: length, dtype, values).
+
+    The dtype is at least int64 (``promote_types(int64, each bound's dtype)``) unless given.
+    Values are NumPy's: ``first + i * delta`` in the result dtype, with ``delta`` the
+    difference of the first two elements in that dtype (exact for integers).  Lazy bounds
+    are synced: the length depends on them.
+    """
+    if stop is None:
+        if start is None:
+            raise TypeError("arange() requires stop to be specified.")
+        start, stop = 0, start
+    elif start is None:
+        start = 0
+    start, stop = _host_scalar(start, "arange"), _host_scalar(stop, "arange")
+    if step is not None:
+        step = _host_scalar(step, "arange")
+    if dtype is None:
+        dt = dtypes.INT64
+        for bound in (start, stop, step):
+            if bound is not None:
+                dt = np.promote_types(dt, np.asarray(bound).dtype)
+        dt = dtypes.check(dt, "arange")
+    else:
+        dt = dtypes.normalize(dtype)
+    length, following = _arange_length(start, stop, 1 if step is None else step)
+    if length * dt.itemsize > 2**63 - 1:
+        raise ValueError("Maximum allowed size exceeded")
+    if dt == dtypes.BOOL and length > 2:
+        raise TypeError("arange() is only supported for booleans when the result has at most "
+                        "length 2.")
+    if length == 0:
+        return zeros((0,), dt)
+    first = _pack(start, dt)
+    if length == 1:
+        return wrap(nodes.constant(first.reshape(1)))
+    with np.errstate(all="ignore"):
+        second = _pack(following, dt)
+        if length == 2:
+            return wrap(numpy_constant(np.stack([first, second])))
+        delta = second - first
+    index = _iota((length,), 0)
+    values = nodes.apply(UFUNC_OPS["multiply"], (cast(index, dt), nodes.scalar(delta.item(), dt)))
+    values = nodes.apply(UFUNC_OPS["add"], (values, nodes.scalar(first.item(), dt)))
+    if dt.kind == "f":
+        # NumPy stores the second element as computed, not as first + delta.
+        is_second = nodes.apply(UFUNC_OPS["equal"], (index, nodes.scalar(1, dtypes.INT64)))
+        values = nodes.apply(SELECT, (is_second, nodes.scalar(second.item(), dt), values))
+    return wrap(values)
+
+
+def _linspace_operands(start, stop):
+    """NumPy's ``_array_converter(start, stop).as_arrays()``: Python scalars stay weak when
+    an array is among the inputs, else become arrays; and the inexact result dtype."""
+    def is_py(v):
+        return isinstance(v, (int, float)) and not isinstance(v, np.generic)
+    lazy = _contains_lazy(start) or _contains_lazy(stop)
+    if is_py(start) and is_py(stop):
+        start, stop = np.asarray(start), np.asarray(stop)
+    else:
+        start, stop = (v if is_py(v) or isinstance(v, ndarray)
+                       else (asarray(v) if lazy else np.asarray(v)) for v in (start, stop))
+    keys = [v.dtype if hasattr(v, "dtype") else v for v in (start, stop)]
+    dt = np.result_type(*keys)
+    if dt.kind not in "fc":
+        dt = np.result_type(dt, 1.0)
+    return start, stop, dtypes.check(dt, "linspace"), lazy
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
+             device=None):
+    """``num`` evenly spaced samples over ``[start, stop]`` (NumPy's algorithm exactly).
+
+    With host bounds (Python/NumPy values), ``step`` is computed on the host and returned
+    as NumPy returns it; with lazy bounds it is a lazy array and NumPy's data-dependent
+    "step == 0" branch is a lazy ``where``.
+    """
+    from .manipulation import moveaxis
+    from .ufuncs import call
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    div = (num - 1) if endpoint else num
+    start, stop, dt, lazy = _linspace_operands(start, stop)
+    integer_dtype = dtype is not None and np.issubdtype(dtype, np.integer)
+    if lazy:
+        delta = call(np.subtract, (stop, start), dtype=dt)
+        nd = delta.ndim
+    else:
+        delta = np.subtract(stop, start, dtype=dt)
+        nd = np.ndim(delta)
+    y = wrap(cast(_iota((num,) + (1,) * nd, 0), dt))
+    if div > 0:
+        if lazy:
+            step = call(np.divide, (delta, div))
+            zero = call(np.equal, (step, 0))._n()
+            if zero.shape:
+                zero = nodes.apply(REDUCE_ANY, (zero,), (tuple(range(len(zero.shape))),))
+            tiny = call(np.multiply, (call(np.divide, (y, div)), delta))
+            y = call(np.multiply, (y, step))
+            y = wrap(nodes.apply(SELECT, (zero, tiny._n(), y._n())))    # select broadcasts
+        else:
+            with np.errstate(all="ignore"):
+                step = delta / div
+            if np.asanyarray(step == 0).any():
+                y = call(np.multiply, (call(np.divide, (y, div)), delta))
+            else:
+                y = call(np.multiply, (y, step))
+    else:
+        step = math.nan
+        y = call(np.multiply, (y, delta))
+    y = call(np.add, (y, start), out=wrap(broadcast_node(nodes.scalar(0, y.dtype), y.shape)))
+    if endpoint and num > 1:
+        y[-1, ...] = stop
+    if axis != 0:
+        y = moveaxis(y, 0, axis)
+    if integer_dtype:
+        y = call(np.floor, (y,), out=wrap(y._n()))
+    if dtype is not None:
+        y = astype(y, dtype, copy=False)
+    return (y, step) if retstep else y
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """``base ** linspace(start, stop, ...)`` (``base`` may be an array)."""
+    from .manipulation import expand_dims
+    from .ufuncs import call
+    if not isinstance(base, (float, int)) and np.ndim(base):
+        ndmax = len(broadcast_shapes(np.shape(start), np.shape(stop), np.shape(base)))
+        start, stop, base = (array(a, copy=False, ndmin=ndmax) if isinstance(a, ndarray)
+                             else array(a, ndmin=ndmax) for a in (start, stop, base))
+        base = expand_dims(base, axis=axis)
+    y = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
+    result = call(np.power, (base, y))
+    return result if dtype is None else astype(result, dtype, copy=False)
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """Numbers spaced evenly on a log scale between ``start`` and ``stop`` (NumPy's
+    algorithm; lazy bounds are synced once for NumPy's "cannot include zero" check)."""
+    from .manipulation import moveaxis
+    from .ufuncs import call
+    if _contains_lazy(start) or _contains_lazy(stop):
+        start, stop = asarray(start), asarray(stop)
+        zero = call(np.logical_or, (call(np.equal, (start, 0)), call(np.equal, (stop, 0))))._n()
+        if zero.shape:
+            zero = nodes.apply(REDUCE_ANY, (zero,), (tuple(range(len(zero.shape))),))
+        has_zero = bool(wrap(zero)._value("geomspace"))
+    else:                                      # host values: no sync needed
+        has_zero = bool(np.any(np.asarray(start) == 0) or np.any(np.asarray(stop) == 0))
+        start, stop = asarray(start), asarray(stop)
+    if has_zero:
+        raise ValueError("Geometric sequence cannot include zero")
+    dt = np.result_type(start.dtype, stop.dtype, float(num),
+                        np.dtype(dtypes.FLOAT64 if dtype is None else dtype))
+    dt = dtypes.check(dt, "geomspace")
+    dtype = dt if dtype is None else dtypes.normalize(dtype)
+    start, stop = astype(start, dt, copy=True), astype(stop, dt, copy=True)
+    out_sign = call(np.sign, (start,))
+    start = call(np.divide, (start, out_sign), out=start)
+    stop = call(np.divide, (stop, out_sign))
+    result = logspace(call(np.log10, (start,)), call(np.log10, (stop,)), num=num,
+                      endpoint=endpoint, base=10.0, dtype=dt)
+    if num > 0:
+        result[0] = start
+        if num > 1 and endpoint:
+            result[-1] = stop
+    result = call(np.multiply, (result, out_sign), out=result)
+    if axis != 0:
+        result = moveaxis(result, 0, axis)
+    return astype(result, dtype, copy=False)
+
+
+# -- matrices --------------------------------------------------------------------------------
+
+def _diagonal_offset_mask(n, m, k, ufunc_name):
+    """bool node (n, m): ``ufunc(col - row, k)`` (``equal`` for eye, ``less_equal`` for tri)."""
+    diff = nodes.apply(UFUNC_OPS["subtract"], (_iota((n, m), 1), _iota((n, m), 0)))
+    k = max(-n - 1, min(m + 1, k))     # beyond the matrix: same mask
+    return nodes.apply(UFUNC_OPS[ufunc_name], (diff, nodes.scalar(k, dtypes.INT64)))
+
+
+def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
+    """2-d array with ones on the ``k``-th diagonal and zeros elsewhere."""
+    M = N if M is None else M
+    n, m = _shape_tuple((N, M))
+    dt = _default(dtype)
+    return wrap(cast(_diagonal_offset_mask(n, m, operator.index(k), "equal"), dt))
+
+
+def identity(n, dtype=None, *, like=None):
+    """The ``n`` x ``n`` identity matrix."""
+    return eye(n, dtype=dtype)
+
+
+def tri(N, M=None, k=0, dtype=float, *, like=None):
+    """Ones at and below the ``k``-th diagonal, zeros above."""
+    M = N if M is None else M
+    n, m = _arange_length(0, N, 1)[0], _arange_length(0, M, 1)[0]   # NumPy sizes by arange
+    dt = _default(dtype)
+    return wrap(cast(_diagonal_offset_mask(n, m, operator.index(k), "less_equal"), dt))
+
+
+def _select_zero(mask, m, zero_where_true):
+    node = m._n()
+    zero = nodes.scalar(0, node.dtype)           # select broadcasts its operands
+    args = (mask, zero, node) if zero_where_true else (mask, node, zero)
+    return wrap(nodes.apply(SELECT, args))
+
+
+def tril(m, k=0):
+    """Lower triangle of (the last two axes of) ``m``; zeros above the ``k``-th diagonal."""
+    m = asarray(m)
+    mask = tri(*m.shape[-2:], k=k, dtype=bool)._n()
+    return _select_zero(mask, m, zero_where_true=False)
+
+
+def triu(m, k=0):
+    """Upper triangle of (the last two axes of) ``m``; zeros below the ``k``-th diagonal."""
+    m = asarray(m)
+    mask = tri(*m.shape[-2:], k=k - 1, dtype=bool)._n()
+    return _select_zero(mask, m, zero_where_true=True)
+
+
+def diag(v, k=0):
+    """The ``k``-th diagonal of a 2-d array (a read-only view), or a 2-d array with 1-d
+    ``v`` on its ``k``-th diagonal."""
+    v = asarray(v)
+    k = operator.index(k)
+    if v.ndim == 1:
+        return _diag_from_vector(v, k)
+    if v.ndim == 2:
+        from .manipulation import diagonal
+        return diagonal(v, k)
+    raise ValueError("Input must be 1- or 2-d.")
+
+
+def _diag_from_vector(v, k):
+    count = v.shape[0]
+    n = count + abs(k)
+    res = zeros((n, n), v.dtype)
+    if count:
+        offset = k if k >= 0 else (-k) * n
+        res._write(((count,), (n + 1,), offset), v._n())
+    return res
+
+
+def diagflat(v, k=0):
+    """2-d array with the flattened ``v`` on its ``k``-th diagonal."""
+    from .manipulation import ravel
+    return _diag_from_vector(ravel(asarray(v)), operator.index(k))
+
+
+# -- grids -----------------------------------------------------------------------------------
+
+def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    """Coordinate arrays from 1-d coordinate vectors (a tuple, as NumPy 2 returns).
+
+    With ``copy=False`` the dense outputs are read-only broadcast views (NumPy makes them
+    writeable with a FutureWarning; writing into a broadcast is never meaningful).
+    """
+    from .manipulation import broadcast_to, reshape
+    ndim = len(xi)
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    s0 = (1,) * ndim
+    output = [reshape(asarray(x), s0[:i] + (-1,) + s0[i + 1:]) for i, x in enumerate(xi)]
+    if indexing == "xy" and ndim > 1:
+        output[0] = reshape(output[0], (1, -1) + s0[2:])
+        output[1] = reshape(output[1], (-1, 1) + s0[2:])
+    if not sparse:
+        shape = broadcast_shapes(*[o.shape for o in output]) if output else ()
+        output = tuple(o if o.shape == shape else broadcast_to(o, shape) for o in output)
+    if copy:
+        output = tuple(wrap(o._n()) for o in output)
+    return output       # NumPy's types: a tuple, but a list when sparse and not copied
+
+
+def _index_arrays(dimensions, dtype, sparse):
+    dims = tuple(operator.index(d) for d in dimensions)
+    dt = dtypes.normalize(dtype)
+    if dt == dtypes.BOOL and any(d > 2 for d in dims):
+        raise TypeError("arange() is only supported for booleans when the result has at most "
+                        "length 2.")
+    n = len(dims)
+    if sparse:
+        return dims, dt, [cast(_iota(tuple(d if j == i else 1 for j in range(n)), i), dt)
+                          for i, d in enumerate(dims)]
+    return dims, dt, [cast(_iota(dims, i), dt) for i in range(n)]
+
+
+def indices(dimensions, dtype=int, sparse=False):
+    """The index grid of ``dimensions``: shape ``(N,) + dimensions`` (or N sparse arrays)."""
+    dims, dt, grids = _index_arrays(dimensions, dtype, sparse)
+    if sparse:
+        return tuple(wrap(g) for g in grids)
+    if not grids:
+        return zeros((0,), dt)
+    stacked = [broadcast_node(g, (1,) + dims) for g in grids]
+    if len(stacked) == 1:
+        return wrap(stacked[0])
+    return wrap(nodes.apply(CONCATENATE, tuple(stacked), (0,)))
+
+
+def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
+    """``function(*indices(shape, dtype))``: the function receives lazy index arrays."""
+    _, _, grids = _index_arrays(shape, dtype, False)
+    return function(*[wrap(g) for g in grids], **kwargs)

@@ -3,6 +3,18 @@
 
 The call path is the per-op hot path of tracing: classify operands (weak Python scalars
 vs. typed nodes), look up NumPy's loop signature (cached), cast to it, record one node.
+
+NumPy 2 rules kept here (NEP 50):
+
+* Python ``int``/``float`` are weak: the loop is resolved with the abstract Python type and
+  the value is converted to the loop's dtype; an int that does not fit an integer loop raises
+  ``OverflowError`` (a ``bool`` loop first needs it to fit a C long, as in NumPy).
+* Python ``bool`` behaves exactly as ``numpy.bool_`` (the lowest kind, never changes a result).
+* Comparisons against an out-of-range Python int are exact (``int8_array < 300`` is all
+  ``True``): the result is a constant that does not depend on the data.
+* Loops NumPy runs in float16 cannot run here (lazynum has no float16): a result NumPy would
+  give as float16 (``sin`` of int8/uint8/bool) raises ``TypeError``; a float16 *input* with a
+  non-float16 output (``signbit`` of uint8) runs in float32, which gives the same values.
 """
 from __future__ import annotations
 
@@ -10,114 +22,284 @@ import numpy as np
 
 from . import dtypes
 from .arraytype import ndarray, wrap
-from .conversion import broadcast_node, cast, is_weak, strong_int_dtype, to_node, weak_scalar
+from .conversion import broadcast_node, cast, is_weak, to_node
 from .expr import node as nodes
 from .expr.elementwise import (BINARY_UFUNCS, COMPARISONS, MULTI_OUTPUT_UFUNCS, SELECT, UFUNC_OPS,
-                               UNARY_UFUNCS, loop_signature)
+                               UNARY_UFUNCS)
+from .expr.shapes import broadcast_shapes
 
 _apply = nodes.apply
+_scalar = nodes.scalar
+_Node = nodes.Node
+_BOOL = dtypes.BOOL
+_F16 = np.dtype(np.float16)
+_F32 = np.dtype(np.float32)
+_I32 = np.dtype(np.int32)
+_SUPPORTED = dtypes.SUPPORTED
+_INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
+_INT_BOUNDS = {dt: (int(np.iinfo(dt).min), int(np.iinfo(dt).max))
+               for dt in dtypes.SUPPORTED if dt.kind in "iu"}
+
+try:   # NumPy's own exception classes, so ``except`` clauses written for NumPy keep working
+    from numpy._core._exceptions import _UFuncOutputCastingError
+except ImportError:  # pragma: no cover - NumPy layout changed
+    _UFuncOutputCastingError = None
 
 
 def _classify(x):
-    """(value, type key): nodes keyed by dtype, Python scalars by their (weak) type."""
-    if type(x) is ndarray:
+    """(value, type key): nodes keyed by dtype, weak Python scalars by ``int``/``float``.
+
+    A Python ``bool`` is keyed by the bool dtype: under NEP 50 it acts like ``numpy.bool_``.
+    """
+    t = type(x)
+    if t is ndarray:
         node = x._n()
         return node, node.dtype
-    if is_weak(x):
-        if isinstance(x, complex):
-            raise TypeError("lazynum does not support complex numbers")
-        return x, (bool if isinstance(x, bool) else int if isinstance(x, int) else float)
+    if t is int or t is float:
+        return x, t
+    if t is bool:
+        return x, _BOOL
+    if isinstance(x, complex) and not isinstance(x, np.generic):
+        raise TypeError("lazynum does not support complex numbers")
+    if is_weak(x):             # subclasses of Python's scalar types (not NumPy scalars)
+        if isinstance(x, bool):
+            return bool(x), _BOOL
+        return (int(x), int) if isinstance(x, int) else (float(x), float)
     node = to_node(x)
     return node, node.dtype
 
 
-def _signature(uf, items, dtype):
-    types = tuple(t for _, t in items)
+# (ufunc, operand types, dtype, casting) -> the loop lazynum runs (float16 adjusted, checked)
+_loops: dict = {}
+
+
+def _resolve(uf, types, dtype, casting):
+    """NumPy's loop for ``types`` (``dtype=``/``casting=`` as NumPy's ufunc call takes them)."""
+    key = (uf, types, dtype, casting)
+    try:
+        return _loops[key]
+    except KeyError:
+        pass
+    nin, nout = uf.nin, uf.nout
+    kwargs = {"casting": casting}
     if dtype is not None:
-        dt = dtypes.normalize(dtype)
-        return dtypes_check(uf.resolve_dtypes(types + (dt,) * uf.nout))
-    signature = loop_signature(uf, types)
-    if uf.__name__ in COMPARISONS:
-        # NumPy 2 compares against out-of-range Python ints exactly: treat them strongly.
-        fixed = [(v, strong_int_dtype(v)) if t is int and not _fits(v, signature[i]) else (v, t)
-                 for i, (v, t) in enumerate(items)]
-        if fixed != list(items):
-            items[:] = fixed
-            signature = loop_signature(uf, tuple(t for _, t in fixed))
-    return signature
+        kwargs["signature"] = (None,) * nin + (dtype,) * nout
+    try:
+        loop = uf.resolve_dtypes(types + (None,) * nout, **kwargs)
+    except TypeError:
+        # ldexp's legacy type resolver takes a Python int exponent as int32 (a C long
+        # after a bool mantissa): NumPy's 'fi->f' / 'el->e' loops.
+        if uf is not np.ldexp or types[1] is not int:
+            raise
+        strong = (types[0], dtypes.INT64 if types[0] == _BOOL else _I32)
+        loop = uf.resolve_dtypes(strong + (None,) * nout, **kwargs)
+    if _F16 in loop:
+        if _F16 in loop[nin:]:
+            raise Float16LoopError(uf, types, loop)
+        loop = tuple(_F32 if dt == _F16 else dt for dt in loop[:nin]) + loop[nin:]
+    for dt in loop:
+        if dt not in _SUPPORTED:
+            dtypes.check(dt, f"ufunc {uf.__name__}")
+    _loops[key] = loop
+    return loop
 
 
-def dtypes_check(signature):
-    for dt in signature:
-        dtypes.check(dt, "ufunc loop")
-    return signature
+class Float16LoopError(TypeError):
+    """NumPy would run (and return) float16, which lazynum does not have."""
+
+    def __init__(self, uf, types, loop):
+        names = ", ".join(t.__name__ if isinstance(t, type) else str(t) for t in types)
+        super().__init__(f"ufunc '{uf.__name__}' on {names} gives float16 in NumPy; lazynum "
+                         "does not support float16 (cast the input to float32 first)")
+        self.loop = loop
 
 
-def _fits(value, dt) -> bool:
-    if dt.kind not in "iu":
-        return True
-    info = np.iinfo(dt)
-    return info.min <= value <= info.max
+def _check_out_casting(uf, loop, out, casting):
+    """Raise NumPy's output-casting error for ``out`` (before lazynum's float16 error)."""
+    outs = out if isinstance(out, tuple) else (out,)
+    for i, (dt, target) in enumerate(zip(loop[uf.nin:], outs)):
+        tdtype = getattr(target, "dtype", None)
+        if tdtype is not None and dt != tdtype and not np.can_cast(dt, tdtype, casting) \
+                and _UFuncOutputCastingError is not None:
+            raise _UFuncOutputCastingError(uf, casting, dt, tdtype, uf.nin + i)
 
 
-def _operand_node(value, key, want, name):
-    if key is int or key is float or key is bool:   # identity: np.dtype(float) == float
-        return weak_scalar(value, want, name)
-    if key is not want and key != want:
-        return cast(value, want)
-    return value
+def _ldexp_exponent(value, mantissa_type):
+    """NumPy's checks of a Python int exponent of ``ldexp`` (before its loop is chosen)."""
+    if not _INT64_MIN <= value <= _INT64_MAX:
+        raise OverflowError("Python int too large to convert to C long")
+    if mantissa_type != _BOOL and not -2**31 <= value < 2**31:
+        raise OverflowError(f"Python integer {value} out of bounds for int32")
+
+
+def _weak_node(value, key, want):
+    """Node for a Python scalar in the loop dtype ``want`` (NumPy 2's conversion rules)."""
+    kind = want.kind
+    if key is int:
+        if kind in "iu":
+            low, high = _INT_BOUNDS[want]
+            if not low <= value <= high:
+                raise OverflowError(f"Python integer {value} out of bounds for {want}")
+        elif kind == "b":
+            if not _INT64_MIN <= value <= _INT64_MAX:
+                raise OverflowError("Python int too large to convert to C long")
+        else:
+            value = float(value)      # OverflowError beyond the float range, as NumPy
+    return _scalar(value, want)
+
+
+def _exact_comparison(uf, items, loop):
+    """The constant result of comparing an integer array with an out-of-range Python int,
+    or None when the comparison is an ordinary loop."""
+    (v0, k0), (v1, k1) = items
+    if k0 is int and k1 is not int:
+        value, other, flip = v0, v1, True
+    elif k1 is int and k0 is not int:
+        value, other, flip = v1, v0, False
+    else:
+        return None
+    dt = loop[1 if flip else 0]
+    if type(other) is not _Node or dt.kind not in "iu" or other.dtype.kind not in "iu":
+        return None
+    low, high = _INT_BOUNDS[dt]
+    if low <= value <= high:
+        return None
+    above = value > high              # the Python int is above every value of the array
+    name = uf.__name__
+    if name == "equal":
+        result = False
+    elif name == "not_equal":
+        result = True
+    else:
+        # array OP value with array < value everywhere when ``above``
+        less_side = name in ("less", "less_equal")
+        result = less_side == above
+        if flip:                      # value OP array
+            result = not result
+    return broadcast_node(_scalar(result, _BOOL), other.shape)
 
 
 def call(uf: np.ufunc, args, out=None, where=True, dtype=None, casting="same_kind"):
     """Record ``uf(*args)``; the result array (a tuple for multi-output ufuncs)."""
-    if len(args) != uf.nin:
-        raise TypeError(f"{uf.__name__}() takes {uf.nin} positional arguments but {len(args)} were given")
+    nin = uf.nin
+    if len(args) != nin:
+        if nin < len(args) <= uf.nargs and out is None:
+            args, out = args[:nin], args[nin:]
+            out = out[0] if len(out) == 1 else out
+        elif len(args) > nin and out is not None:
+            raise TypeError("cannot specify 'out' as both a positional and keyword argument")
+        else:
+            raise TypeError(f"{uf.__name__}() takes from {nin} to {uf.nargs} positional "
+                            f"arguments but {len(args)} were given")
     items = [_classify(a) for a in args]
-    signature = _signature(uf, items, dtype)
-    inputs = tuple(_operand_node(v, k, w, uf.__name__) for (v, k), w in zip(items, signature))
+    types = tuple([k for _, k in items])
+    if nin == 1 and types[0] is int and not _INT64_MIN <= items[0][0] <= _INT64_MAX:
+        node = to_node(items[0][0])       # NumPy converts a lone huge int like asarray does
+        items, types = [(node, node.dtype)], (node.dtype,)
+    elif nin == 2 and uf.__name__ in COMPARISONS and not any(type(v) is _Node for v, _ in items):
+        # Two Python scalars: NumPy compares them as the arrays they convert to.
+        items = [(n, n.dtype) for n in (to_node(v) for v, _ in items)]
+        types = (items[0][1], items[1][1])
+    elif uf is np.ldexp and types[1] is int:
+        _ldexp_exponent(items[1][0], types[0])
+    if dtype is not None:
+        dtype = dtypes.normalize(dtype)
+    try:
+        loop = _resolve(uf, types, dtype, casting)
+    except Float16LoopError as exc:
+        if out is not None:
+            _check_out_casting(uf, exc.loop, out, casting)
+        raise
+    inputs = []
+    for (value, key), want in zip(items, loop):
+        if type(value) is _Node:
+            inputs.append(value if value.dtype == want else cast(value, want))
+            continue
+        if nin == 2 and key is int and uf.__name__ in COMPARISONS:
+            constant = _exact_comparison(uf, items, loop)
+            if constant is not None:
+                return _finish(uf, [constant], out, where, casting)
+        inputs.append(_weak_node(value, key, want))
     op = UFUNC_OPS[uf.__name__]
+    inputs = tuple(inputs)
     if uf.nout == 1:
         results = [_apply(op, inputs, ())]
     else:
         results = [_apply(op, inputs, (i,)) for i in range(uf.nout)]
-    if out is not None or where is not True:
-        return _store(uf, results, out, where, casting)
-    return wrap(results[0]) if uf.nout == 1 else tuple(wrap(r) for r in results)
+    return _finish(uf, results, out, where, casting)
+
+
+def _finish(uf, results, out, where, casting):
+    if out is None and where is True:
+        return wrap(results[0]) if len(results) == 1 else tuple(wrap(r) for r in results)
+    return _store(uf, results, out, where, casting)
+
+
+def _outputs(uf, out, count):
+    if out is None:
+        return (None,) * count
+    if isinstance(out, tuple):
+        if len(out) != count:
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+        return out
+    if count != 1:
+        raise TypeError("'out' must be a tuple of arrays")
+    return (out,)
+
+
+def _where_node(where):
+    if isinstance(where, ndarray) or isinstance(where, np.ndarray):
+        node = to_node(where)
+        if node.dtype != _BOOL:
+            raise TypeError(f"Cannot cast array data from {node.dtype!r} to dtype('bool') "
+                            "according to the rule 'safe'")
+        return node
+    return to_node(where, _BOOL)
 
 
 def _store(uf, results, out, where, casting):
-    outs = out if isinstance(out, tuple) else (out,)
-    if len(outs) != len(results):
-        raise ValueError(f"{uf.__name__}: expected {len(results)} output arrays, got {len(outs)}")
+    outs = _outputs(uf, out, len(results))
+    mask = None if where is True else _where_node(where)
     arrays = []
-    for result, target in zip(results, outs):
+    for i, (result, target) in enumerate(zip(results, outs)):
         if target is None:
-            if where is not True:
-                from .creation import zeros
-                target = zeros(result.shape, result.dtype)
-            else:
+            if mask is None:
                 arrays.append(wrap(result))
                 continue
+            # NumPy leaves the masked-off elements uninitialized; lazynum's are zeros.
+            arrays.append(wrap(_apply(SELECT, (mask, result, _scalar(0, result.dtype)), ())))
+            continue
         if not isinstance(target, ndarray):
-            raise TypeError("return arrays must be of lazynum.ndarray type")
-        if not np.can_cast(result.dtype, target.dtype, casting):
-            raise TypeError(f"Cannot cast ufunc '{uf.__name__}' output from {result.dtype!r} to "
-                            f"{target.dtype!r} with casting rule '{casting}'")
+            raise TypeError("return arrays must be of lazynum.ndarray type (NumPy's ArrayType); "
+                            "NumPy arrays as out= work through numpy's own ufuncs")
+        tdtype = target.dtype
+        if result.dtype != tdtype and not np.can_cast(result.dtype, tdtype, casting):
+            if _UFuncOutputCastingError is not None:
+                raise _UFuncOutputCastingError(uf, casting, result.dtype, tdtype, uf.nin + i)
+            raise TypeError(f"Cannot cast ufunc '{uf.__name__}' output from {result.dtype!r} "
+                            f"to {tdtype!r} with casting rule '{casting}'")
         shape = target.shape
-        if len(result.shape) > len(shape) or _broadcast_or_none(result.shape, shape) != shape:
-            raise ValueError(f"non-broadcastable output operand with shape {shape} doesn't match "
-                             f"the broadcast shape {result.shape}")
-        value = broadcast_node(cast(result, target.dtype), shape)
-        if where is not True:
-            mask = broadcast_node(to_node(where, dtypes.BOOL), shape)
-            value = _apply(SELECT, (mask, value, target._n()), ())
+        full = result.shape if mask is None else _broadcast_or_none(result.shape, mask.shape)
+        if full is None or len(full) > len(shape) or _broadcast_or_none(full, shape) != shape:
+            if full is None:
+                broadcast_shapes(result.shape, mask.shape)   # raises NumPy's ValueError
+            raise ValueError(f"non-broadcastable output operand with shape {_text(shape)} doesn't "
+                             f"match the broadcast shape {_text(full)}")
+        value = cast(result, tdtype)
+        if mask is not None:
+            value = _apply(SELECT, (mask, value, target._n()), ())     # broadcasts to shape
+        else:
+            value = broadcast_node(value, shape)
         target._write(target._layout(), value)
         arrays.append(target)
     return arrays[0] if len(arrays) == 1 else tuple(arrays)
 
 
+def _text(shape):
+    return "(" + ",".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
 def _broadcast_or_none(a, b):
-    from .expr.shapes import broadcast_shapes
     try:
         return broadcast_shapes(a, b)
     except ValueError:
@@ -133,13 +315,21 @@ class ufunc:
         self.__doc__ = f"Lazy numpy.{self.__name__}; see NumPy's documentation."
         self.nin, self.nout, self.nargs = self._np.nin, self._np.nout, self._np.nargs
         self.identity = self._np.identity
+        self.types = self._np.types
+        self.ntypes = self._np.ntypes
+        self.signature = None
 
     def __repr__(self):
         return f"<lazynum ufunc '{self.__name__}'>"
 
-    def __call__(self, *args, out=None, where=True, dtype=None, casting="same_kind", **kwargs):
+    def __call__(self, *args, out=None, where=True, dtype=None, casting="same_kind",
+                 order="K", subok=True, **kwargs):
         if kwargs:
-            raise TypeError(f"{self.__name__}() got unsupported keyword(s) {sorted(kwargs)}")
+            if "signature" in kwargs or "sig" in kwargs:
+                raise NotImplementedError(f"{self.__name__}(signature=...) is not supported; "
+                                          "use dtype=")
+            raise TypeError(f"{self.__name__}() got an unexpected keyword argument "
+                            f"'{next(iter(kwargs))}'")
         return call(self._np, args, out=out, where=where, dtype=dtype, casting=casting)
 
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=None, where=True):
@@ -150,9 +340,18 @@ class ufunc:
         from .reductions import ufunc_accumulate
         return ufunc_accumulate(self, array, axis, dtype, out)
 
-    def outer(self, a, b, **kwargs):
+    def reduceat(self, array, indices, axis=0, dtype=None, out=None):
+        raise NotImplementedError(f"{self.__name__}.reduceat is not lazy in lazynum")
+
+    def outer(self, A, B, /, **kwargs):
+        """``op(a[..., None, ...], b)`` over every pair: shape ``a.shape + b.shape``.
+
+        Like NumPy, both operands are converted to arrays first (Python scalars are strong).
+        """
+        if self.nin != 2:
+            raise ValueError("outer product only supported for binary functions")
         from .manipulation import reshape
-        a, b = to_node(a), to_node(b)
+        a, b = to_node(A), to_node(B)
         left = reshape(wrap(a), a.shape + (1,) * len(b.shape))
         return self(left, wrap(b), **kwargs)
 
