@@ -108,9 +108,24 @@ for _op, _name in _BINARY_OPERATORS.items():
     setattr(ndarray, f"__{_op}__", _binary(_name))
     setattr(ndarray, f"__r{_op}__", _binary(_name, reflected=True))
     setattr(ndarray, f"__i{_op}__", _inplace(_name))
-for _op, _name in {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
-                   "gt": "greater", "ge": "greater_equal"}.items():
+for _op, _name in {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal"}.items():
     setattr(ndarray, f"__{_op}__", _binary(_name))
+
+
+def _equality(name, unequal_value):
+    compare = _binary(name)
+
+    def method(self, other):
+        result = compare(self, other)
+        if result is NotImplemented:
+            # NumPy 2 compares with any object elementwise: nothing equals a foreign object.
+            return creation.full(self.shape, unequal_value, dtype=bool)
+        return result
+    return method
+
+
+ndarray.__eq__ = _equality("equal", False)
+ndarray.__ne__ = _equality("not_equal", True)
 for _op, _name in {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "invert"}.items():
     setattr(ndarray, f"__{_op}__", _unary(_name))
 
@@ -137,8 +152,16 @@ ndarray.__setitem__ = indexing.setitem
 ndarray.T = property(lambda self: manipulation.transpose(self))
 ndarray.mT = property(lambda self: manipulation.matrix_transpose(self))
 ndarray.flat = property(lambda self: manipulation.ravel(self))
-ndarray.real = property(lambda self: mathfuncs.real(self))
-ndarray.imag = property(lambda self: mathfuncs.imag(self))
+def _set_real(self, value):
+    self[...] = value
+
+
+def _set_imag(self, value):
+    raise TypeError("array does not have imaginary part to set")
+
+
+ndarray.real = property(lambda self: mathfuncs.real(self), _set_real)
+ndarray.imag = property(lambda self: mathfuncs.imag(self), _set_imag)
 
 # Methods mirroring namespace functions: name -> function(self, *args, **kwargs).
 _METHODS = {

@@ -46,10 +46,15 @@ def _from_numpy(value):
     return value
 
 
-def fallback(name: str, function, args, kwargs):
-    """Run ``function`` eagerly on synced NumPy copies; count and log the fallback."""
+def fallback(name: str, function, args, kwargs, numpy_result=False):
+    """Run ``function`` eagerly on synced NumPy copies; count and log the fallback.
+
+    ``numpy_result`` returns NumPy's result as is (it wrote into a NumPy ``out=`` array,
+    which the caller must get back, as NumPy would return it).
+    """
     metrics.record_fallback(name, metrics.user_frame())
-    return _from_numpy(function(*_to_numpy(args), **_to_numpy(kwargs)))
+    result = function(*_to_numpy(args), **_to_numpy(kwargs))
+    return result if numpy_result else _from_numpy(result)
 
 
 def array_function(self, func, types, args, kwargs):
@@ -78,7 +83,7 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
             kwargs["out"] = out[0]
         if any(isinstance(o, np.ndarray) for o in (out if isinstance(out, tuple) else (out,))):
             return fallback(f"numpy.{ufunc.__name__}.{method} into a NumPy out=", getattr(ufunc, method),
-                            inputs, kwargs)
+                            inputs, kwargs, numpy_result=True)
         try:
             return getattr(ours, method)(*inputs, **kwargs)
         except NotImplementedError:
