@@ -23,6 +23,7 @@ from .dtypes import (bool_, byte, can_cast, double, dtype, finfo, float32, float
 from .creation import *          # noqa: F401,F403
 from .manipulation import *      # noqa: F401,F403
 from .joining import *           # noqa: F401,F403
+from .padding import *           # noqa: F401,F403
 from .indexing import *          # noqa: F401,F403
 from .advanced_indexing import *  # noqa: F401,F403
 from .reductions import *        # noqa: F401,F403
@@ -41,12 +42,12 @@ globals().update(_UFUNCS)
 exceptions = _np.exceptions
 AxisError = _np.exceptions.AxisError
 
-from . import creation as _c, manipulation as _m, joining as _j, indexing as _i, \
+from . import creation as _c, manipulation as _m, joining as _j, padding as _p, indexing as _i, \
     advanced_indexing as _a, reductions as _r, mathfuncs as _f, linalg as _l, sorting as _s  # noqa: E402
 
 __version__ = "0.1.0"
 __all__ = sorted(set(
-    [n for mod in (_c, _m, _j, _i, _a, _r, _f, _l, _s) for n in getattr(mod, "__all__", [])]
+    [n for mod in (_c, _m, _j, _p, _i, _a, _r, _f, _l, _s) for n in getattr(mod, "__all__", [])]
     + list(_UFUNCS) + ["ndarray", "sync", "config", "metrics", "metrics_report", "reset_metrics",
                        "newaxis", "pi", "e", "inf", "nan", "dtype", "finfo", "iinfo", "result_type",
                        "can_cast", "promote_types", "issubdtype", "SyncError"]))
