@@ -9,12 +9,19 @@ as in NumPy, while nothing is computed.
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from . import dtypes, layout as layouts
 from .expr import node as nodes
 from .expr.movement import VIEW, VIEW_SCATTER
 from .runtime import register_live, sync_nodes
+from .runtime.sync import _live
+
+_new = object.__new__
+_weakref = weakref.ref
+_live_append = _live.append
 
 
 class Storage:
@@ -39,11 +46,11 @@ class ViewState:
 
 def wrap(node) -> "ndarray":
     """A new owner array for ``node`` (the only way the library makes arrays)."""
-    array = object.__new__(ndarray)
+    array = _new(ndarray)
     array._node = node
     array._view = None
     if node.buffer is None:
-        register_live(array)
+        _live_append(_weakref(array))   # register_live, inlined: this is the tracing hot path
     return array
 
 

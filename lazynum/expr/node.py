@@ -85,7 +85,7 @@ def apply_checked(op: Op, args: tuple, shape: tuple, dtype: np.dtype) -> Node:
     Only for the operator fast path, whose loop-signature cache is the dtype rule's own
     table and whose shapes are equal or 0-d; everything else goes through ``apply``.
     """
-    key = (op, (), *[a.id for a in args])
+    key = (op, (), args[0].id, args[1].id) if len(args) == 2 else (op, (), *[a.id for a in args])
     node = _interned.get(key)
     if node is not None:
         return node
