@@ -1,26 +1,740 @@
-"""Placeholder: being written (issue 2)."""
-__all__ = []
+"""Advanced indexing: integer-array and boolean-mask keys, ``take``/``put`` and friends.
+
+Reading ``a[idx]`` is a gather (``take`` along one axis, after a view has moved and
+merged the indexed axes); writing ``a[idx] = v`` is a ``scatter`` into the storage at
+*storage-level* flat indices (``offset + sum(i_k * stride_k)`` over the view's layout), so
+every view of the same storage sees the write, exactly as in NumPy.
+
+Index bounds: indices that live on the host (lists, NumPy arrays, ints) are checked at the
+call, with NumPy's IndexError; lazy index arrays go through the ``check_index`` primitive,
+which raises the same IndexError at the sync, naming the op and the line that traced it.
+
+Boolean masks have a data-dependent result shape, so they are synced (``boolean_index`` in
+the metrics) and turned into integer indices -- except ``a[mask] = v`` where ``v``
+broadcasts without knowing how many elements are selected: that is a lazy ``select``.
+``nonzero``, ``flatnonzero``, ``argwhere``, ``compress`` and ``extract`` sync likewise.
+"""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from . import dtypes, layout as layouts
+from .arraytype import ndarray, wrap
+from .conversion import broadcast_node, cast, is_weak, to_array, to_node, weak_scalar
+from .expr import node as nodes
+from .expr.elementwise import SELECT, UFUNC_OPS, loop_signature
+from .expr.indexing import (CHECK_INDEX, PUT_ALONG_AXIS, SCATTER, SCATTER_ADD, TAKE,
+                            TAKE_ALONG_AXIS)
+from .expr.movement import IOTA, VIEW
+from .expr.shapes import broadcast_shapes, c_strides, normalize_axis, size_of
+from .indexing import (base_and_layout, basic_layout, broadcast_value, convert_value,
+                       normalize_key, view_node)
+
+__all__ = ["take", "take_along_axis", "put", "put_along_axis", "place", "nonzero",
+           "flatnonzero", "argwhere", "compress", "extract", "diag_indices",
+           "diag_indices_from"]
+
+INT64 = dtypes.INT64
+_MODES = ("raise", "wrap", "clip")
 
 
-def take(*args, **kwargs):
-    raise NotImplementedError('advanced_indexing.take is not written yet')
+# -- small node/host helpers ---------------------------------------------------------------
+def _host(array) -> "nodes.Node":
+    """A leaf for a host array the library just made (no defensive copy needed)."""
+    array = np.asarray(array)
+    array.flags.writeable = False
+    return nodes.constant(array)
 
 
-def nonzero(*args, **kwargs):
-    raise NotImplementedError('advanced_indexing.nonzero is not written yet')
+def _inode(x) -> "nodes.Node":
+    """An int64 index (host array, Python int or node) as a node."""
+    if isinstance(x, nodes.Node):
+        return x
+    if isinstance(x, int):
+        return nodes.scalar(x, INT64)
+    return _host(np.asarray(x, dtype=np.int64))
 
 
-def put(*args, **kwargs):
-    raise NotImplementedError('advanced_indexing.put is not written yet')
+def _iop(name, x, y):
+    """Integer index arithmetic: on the host when both sides are, else a graph node."""
+    if not isinstance(x, nodes.Node) and not isinstance(y, nodes.Node):
+        return getattr(np, name)(x, y)
+    return nodes.apply(UFUNC_OPS[name], (_inode(x), _inode(y)), ())
 
 
-def ufunc_at(*args, **kwargs):
-    raise NotImplementedError('advanced_indexing.ufunc_at is not written yet')
+def _shape(x) -> tuple:
+    return x.shape if isinstance(x, nodes.Node) else np.shape(x)
 
 
-def advanced_getitem(*args, **kwargs):
-    raise NotImplementedError('advanced_indexing.advanced_getitem is not written yet')
+def _reshape(x, shape):
+    shape = tuple(shape)
+    if _shape(x) == shape:
+        return x
+    if isinstance(x, nodes.Node):
+        return nodes.apply(VIEW, (x,), (shape, c_strides(shape), 0))
+    return np.reshape(x, shape)
 
 
-def advanced_setitem(*args, **kwargs):
-    raise NotImplementedError('advanced_indexing.advanced_setitem is not written yet')
+
+
+def _flat(node) -> "nodes.Node":
+    return _reshape(node, (node.size,))
+
+
+def _check_writeable(a) -> None:
+    if a._view is not None and a._view.readonly:
+        raise ValueError("assignment destination is read-only")
+
+
+# -- index normalization ---------------------------------------------------------------------
+def _host_index(idx: np.ndarray, size: int, axis: int) -> np.ndarray:
+    """Bounds-check host indices now (NumPy's IndexError) and make them non-negative int64."""
+    if idx.size:
+        bad = (idx < -size) | (idx >= size)
+        if bad.any():
+            raise IndexError(f"index {idx[bad].flat[0]} is out of bounds for axis {axis} "
+                             f"with size {size}")
+    idx = idx.astype(np.int64)      # a private copy: the caller may mutate theirs later
+    return np.where(idx < 0, idx + size, idx) if idx.size and idx.min() < 0 else idx
+
+
+def _checked(idx, size: int, axis: int):
+    """Normalized indices: host ones checked now, lazy ones by ``check_index`` at the sync."""
+    if isinstance(idx, ndarray):
+        return nodes.apply(CHECK_INDEX, (idx._n(),), (size, axis))
+    return _host_index(idx, size, axis)
+
+
+def _with_mode(idx, size: int, axis: int, mode: str, others: int = 1, outer: int = 1):
+    """Indices into an axis of ``size`` under take/put's ``mode`` (raise, wrap, clip).
+
+    ``others`` is the size of the result's other dims, ``outer`` that of the dims before
+    ``axis``: NumPy checks bounds only while it loops over those.
+    """
+    if size == 0 and size_of(idx.shape) and others:
+        raise IndexError("cannot do a non-empty take from an empty axes.")
+    if (size == 0 and mode != "raise") or not outer:
+        return np.zeros(idx.shape, np.int64)        # nothing is read: any index will do
+    if mode == "raise":
+        return _checked(idx, size, axis)
+    if isinstance(idx, ndarray):
+        node = cast(idx._n(), INT64)
+        if mode == "wrap":
+            return _iop("remainder", node, size)
+        return _iop("maximum", _iop("minimum", node, size - 1), 0)
+    idx = idx.astype(np.int64, copy=False)
+    return np.mod(idx, size) if mode == "wrap" else np.clip(idx, 0, max(size - 1, 0))
+
+
+def _index_operand(x):
+    """An index argument of take/put as a lazy array or an int64-able host array."""
+    if isinstance(x, ndarray):
+        arr = x
+    elif isinstance(x, np.ndarray):
+        arr = x
+    else:
+        arr = np.asarray(x)
+        if arr.dtype.kind == "f" or (arr.size == 0 and arr.dtype.kind not in "iub"):
+            arr = np.asarray(x, dtype=np.int64)   # Python numbers convert like int()
+    kind = arr.dtype.kind
+    if kind == "b":
+        return arr.astype(INT64) if isinstance(arr, ndarray) else arr.astype(np.int64)
+    if kind not in "iu":
+        raise TypeError(f"Cannot cast array data from {arr.dtype!r} to dtype('int64') "
+                        "according to the rule 'safe'")
+    return arr
+
+
+def _check_mode(mode):
+    if mode not in _MODES:
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+
+
+# -- parsing an advanced key -----------------------------------------------------------------
+def _mask_value(mask):
+    """Host value of a boolean mask (a lazy one is synced: data decides the result shape)."""
+    if isinstance(mask, ndarray):
+        return mask._value("boolean_index")
+    return np.asarray(mask)
+
+
+def _check_mask_shape(mask_shape, shape, dim):
+    for j, m in enumerate(mask_shape):
+        if shape[dim + j] != m:
+            raise IndexError(f"boolean index did not match indexed array along axis {dim + j}; "
+                             f"size of axis is {shape[dim + j]} but size of corresponding "
+                             f"boolean axis is {m}")
+
+
+def _parse(a, items):
+    """Split a key into basic items and advanced entries.
+
+    Returns ``(basic, entries, slots)``: ``basic`` applies with ``basic_layout`` (every array
+    index replaced by a full slice, boolean scalars by a new axis); ``entries`` are
+    ``(view dim, int64 index)`` or ``(view dim, (raw index, axis size, axis))`` for integer
+    arrays still to be checked; ``slots`` are the key positions of the advanced
+    items (integers included), which decide where the broadcast index dims go.
+    """
+    shape = a.shape
+    basic, entries, slots = [], [], []
+    dim = vdim = 0
+    for slot, item in enumerate(items):
+        if item is None:
+            basic.append(None)
+            vdim += 1
+        elif isinstance(item, slice):
+            basic.append(item)
+            dim += 1
+            vdim += 1
+        elif isinstance(item, (ndarray, np.ndarray, bool, np.bool_)):
+            slots.append(slot)
+            dt = item.dtype if isinstance(item, (ndarray, np.ndarray)) else dtypes.BOOL
+            if dt == dtypes.BOOL:
+                if getattr(item, "ndim", 0):      # checked before a lazy mask syncs
+                    _check_mask_shape(item.shape, shape, dim)
+                mask = _mask_value(item)
+                if mask.ndim == 0:          # a new axis of length 1, selected or not
+                    basic.append(None)
+                    entries.append((vdim, np.zeros(int(bool(mask)), np.int64)))
+                    vdim += 1
+                    continue
+                for nz in np.nonzero(mask):
+                    basic.append(slice(None))
+                    entries.append((vdim, nz.astype(np.int64, copy=False)))
+                    dim += 1
+                    vdim += 1
+            elif dt.kind in "iu":
+                entries.append((vdim, (item, shape[dim], dim)))
+                basic.append(slice(None))
+                dim += 1
+                vdim += 1
+            else:
+                raise IndexError("arrays used as indices must be of integer (or boolean) type")
+        else:
+            slots.append(slot)
+            basic.append(operator.index(item))
+            dim += 1
+    return basic, entries, slots
+
+
+def _index_shape(shapes) -> tuple:
+    try:
+        return broadcast_shapes(*shapes) if shapes else ()
+    except ValueError:
+        shown = " ".join(str(tuple(s)).replace(" ", "") for s in shapes)
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
+                         f"with shapes {shown}") from None
+
+
+def _plan(a, items):
+    """(base node, region layout, indices, broadcast index shape, position of index dims).
+
+    The region is a layout over ``base`` whose dims ``[p, p + len(indices))`` are the indexed
+    ones (moved to the front when the advanced items are not adjacent, as NumPy does).
+    """
+    basic, entries, slots = _parse(a, items)
+    base, layout = base_and_layout(a)
+    region = basic_layout(layout, basic)
+    vdims = [vd for vd, _ in entries]
+    bshape = _index_shape([(idx[0] if isinstance(idx, tuple) else idx).shape for _, idx in entries])
+    # NumPy checks 0-d indices like integers, the others only when something is selected.
+    check = size_of(bshape) > 0
+    idxs = [idx if not isinstance(idx, tuple) else _checked(*idx) if check or not idx[0].shape
+            else np.zeros(idx[0].shape, np.int64) for _, idx in entries]
+    if slots == list(range(slots[0], slots[0] + len(slots))):
+        p = vdims[0]
+    else:
+        rest = [d for d in range(len(region[0])) if d not in vdims]
+        region = layouts.transpose(region, vdims + rest)
+        p = 0
+    return base, region, idxs, bshape, p
+
+
+def _flat_targets(region, idxs, bshape, p):
+    """Storage-level flat indices of ``region[..., idx, ...]`` and the result shape."""
+    shape, strides, offset = region
+    k = len(idxs)
+    pre, post = shape[:p], shape[p + k:]
+    result = pre + bshape + post
+    target = offset
+    for idx, stride in zip(idxs, strides[p:p + k]):
+        target = _iop("add", target, _iop("multiply", idx, stride))
+    if k:
+        target = _reshape(target, (1,) * len(pre) + bshape + (1,) * len(post))
+    rest = np.zeros((1,) * len(result), np.int64)
+    for q, (d, s) in enumerate(zip(pre + (1,) * len(bshape) + post,
+                                   strides[:p] + (0,) * len(bshape) + strides[p + k:])):
+        if d > 1 and s:
+            rest = rest + (np.arange(d, dtype=np.int64) * s).reshape(
+                (1,) * q + (d,) + (1,) * (len(result) - q - 1))
+    if rest.any():
+        target = _iop("add", target, rest)
+    if isinstance(target, nodes.Node):
+        return broadcast_node(target, result), result
+    return np.broadcast_to(np.asarray(target, np.int64), result), result
+
+
+# -- a[key] and a[key] = value --------------------------------------------------------------
+def advanced_getitem(a, items):
+    """``a[items]`` for a key with integer or boolean arrays (a gather; always a copy)."""
+    base, region, idxs, bshape, p = _plan(a, items)
+    shape = region[0]
+    k = len(idxs)
+    if k == 1:
+        source, index = view_node(base, region), idxs[0]
+    else:
+        merged = shape[:p] + (size_of(shape[p:p + k]),) + shape[p + k:]
+        layout = layouts.reshape_without_copy(region, merged)
+        source = (view_node(base, layout) if layout is not None
+                  else _reshape(view_node(base, region), merged))
+        index = idxs[0]
+        for idx, d in zip(idxs[1:], shape[p + 1:p + k]):
+            index = _iop("add", _iop("multiply", index, d), idx)     # shape: bshape
+    return wrap(nodes.apply(TAKE, (source, _inode(index)), (p,)))
+
+
+def _lazy_mask_setitem(a, items, value) -> bool:
+    """``a[..., mask, ...] = v`` as a select when ``v`` broadcasts whatever the mask's count.
+
+    A 0-d mask is a new axis of length 0 or 1 (NumPy's rule), so it fits the same scheme.
+    """
+    where = [k for k, item in enumerate(items)
+             if isinstance(item, (ndarray, np.ndarray, bool, np.bool_))]
+    if len(where) != 1:
+        return False
+    pos = where[0]
+    mask = items[pos]
+    if isinstance(mask, (bool, np.bool_)):
+        mask = np.asarray(mask)
+    if mask.dtype != dtypes.BOOL:
+        return False
+    dim = sum(1 for item in items[:pos] if item is not None)
+    _check_mask_shape(mask.shape, a.shape, dim)
+    m = mask.ndim
+    node = convert_value(value, a.dtype)
+    base, layout = base_and_layout(a)
+    region = basic_layout(layout, items[:pos] + [slice(None)] * m + items[pos + 1:])
+    shape = region[0]
+    p = sum(1 for item in items[:pos] if item is None or isinstance(item, slice))
+    squeezed = shape[:p] + (1,) + shape[p + m:]          # the selected dim as length 1
+    vshape = node.shape
+    while len(vshape) > len(squeezed) and vshape[0] == 1:
+        vshape = vshape[1:]
+    if len(vshape) > len(squeezed):
+        return False
+    padded = (1,) * (len(squeezed) - len(vshape)) + vshape
+    if padded[p] != 1 or any(v not in (1, d) for v, d in zip(padded, squeezed)):
+        return False
+    _check_writeable(a)
+    values = broadcast_node(_reshape(node, padded[:p] + (1,) * m + padded[p + 1:]), shape)
+    cond = _reshape(to_node(mask), (1,) * p + mask.shape + (1,) * (len(shape) - p - m))
+    cond = broadcast_node(cond, shape)
+    a._write(region, nodes.apply(SELECT, (cond, values, view_node(base, region)), ()))
+    return True
+
+
+def advanced_setitem(a, items, value):
+    """``a[items] = value`` for integer/boolean array keys (the last duplicate wins)."""
+    _check_writeable(a)
+    if _lazy_mask_setitem(a, items, value):
+        return
+    base, region, idxs, bshape, p = _plan(a, items)
+    targets, result = _flat_targets(region, idxs, bshape, p)
+    values = broadcast_value(convert_value(value, a.dtype), result)
+    if size_of(result) == 0 and not isinstance(targets, nodes.Node):
+        return      # nothing to write and nothing left to check
+    a._replace_storage(nodes.apply(SCATTER, (base, _inode(targets), values), ()))
+
+
+def _storage_targets(layout, linear):
+    """Storage-level flat indices for C-order linear indices into a view with ``layout``."""
+    shape, strides, offset = layout
+    if layouts.is_c_contiguous(layout):
+        return _iop("add", linear, offset) if offset else linear
+    target, rest = offset, linear
+    for d, s in zip(reversed(shape), reversed(strides)):
+        if d == 1:
+            continue
+        target = _iop("add", target, _iop("multiply", _iop("remainder", rest, d), s))
+        rest = _iop("floor_divide", rest, d)
+    return target
+
+
+# -- take / put family -----------------------------------------------------------------------
+def take(a, indices, axis=None, out=None, mode="raise"):
+    """Take elements from an array along an axis (NumPy's ``take``).
+
+    Parameters
+    ----------
+    a : array_like
+        Source array.
+    indices : array_like of int
+        Indices; lazy ones are bounds-checked at the sync (``mode='raise'``).
+    axis : int, optional
+        Axis to take along; by default the flattened array is used.
+    out : lazynum.ndarray, optional
+        Written with the result (in place).
+    mode : {'raise', 'wrap', 'clip'}
+        Out-of-bounds handling, as in NumPy ('clip' also clips negative indices to 0).
+
+    Returns
+    -------
+    lazynum.ndarray
+        ``a.shape[:axis] + indices.shape + a.shape[axis + 1:]``.
+    """
+    _check_mode(mode)
+    a = to_array(a)
+    if axis is None:
+        source, axis = _flat(a._n()), 0
+    else:
+        axis = normalize_axis(axis, a.ndim)
+        source = a._n()
+    others = size_of(source.shape[:axis] + source.shape[axis + 1:])
+    idx = _with_mode(_index_operand(indices), source.shape[axis], axis, mode, others,
+                     size_of(source.shape[:axis]))
+    if source.shape[axis] == 0 and isinstance(idx, np.ndarray) and idx.size:
+        # An empty result read from an empty axis (nothing to check): no gather at all.
+        shape = source.shape[:axis] + idx.shape + source.shape[axis + 1:]
+        result = wrap(broadcast_node(nodes.scalar(0, source.dtype), shape))
+    else:
+        result = wrap(nodes.apply(TAKE, (source, _inode(idx)), (axis,)))
+    if out is not None:
+        out[...] = result
+        return out
+    return result
+
+
+def _along(arr, indices, axis):
+    """take/put_along_axis's operands: ``(source node, checked indices, axis, shape of the
+    selection)``; ``axis=None`` works on the flattened array."""
+    idx = indices if isinstance(indices, ndarray) else np.asarray(indices)
+    if idx.dtype.kind not in "iu":
+        raise IndexError("`indices` must be an integer array")
+    if axis is None:
+        if idx.ndim != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+        source, axis = _flat(arr._n()), 0
+    else:
+        axis = normalize_axis(axis, arr.ndim)
+        if idx.ndim != arr.ndim:
+            raise ValueError("`indices` and `arr` must have the same number of dimensions")
+        source = arr._n()
+    full = list(_index_shape([tuple(1 if i == axis else d for i, d in enumerate(s))
+                              for s in (source.shape, idx.shape)]))
+    full[axis] = idx.shape[axis]
+    full = tuple(full)
+    if size_of(full):
+        checked = _checked(idx, source.shape[axis], axis)
+    else:           # nothing is selected: NumPy checks no bounds
+        checked = np.zeros(idx.shape, np.int64)
+    return source, checked, axis, full
+
+
+def take_along_axis(arr, indices, axis=-1):
+    """Take values from ``arr`` by matching 1-d index and data slices (NumPy's
+    ``take_along_axis``).
+
+    Parameters
+    ----------
+    arr : array_like
+        Source array.
+    indices : array_like of int
+        Same number of dims as ``arr``; broadcasts with it except along ``axis``.
+        Negative indices count from the end; lazy ones are checked at the sync.
+    axis : int or None, default -1
+        The axis to select along; None works on the flattened array (1-d ``indices``).
+
+    Returns
+    -------
+    lazynum.ndarray
+        The gathered values (a new array).
+    """
+    source, checked, axis, _ = _along(to_array(arr), indices, axis)
+    return wrap(nodes.apply(TAKE_ALONG_AXIS, (source, _inode(checked)), (axis,)))
+
+
+def put_along_axis(arr, indices, values, axis):
+    """Put ``values`` into ``arr`` at ``indices`` along ``axis``, in place (NumPy's
+    ``put_along_axis``).
+
+    Parameters
+    ----------
+    arr : lazynum.ndarray
+        Destination; every view of its storage sees the write.
+    indices : array_like of int
+        As for ``take_along_axis``.
+    values : array_like
+        Broadcast to the selection's shape and cast (unsafely) to ``arr.dtype``.
+    axis : int or None
+        The axis to write along; None works on the flattened array.
+
+    Notes
+    -----
+    For repeated indices the last value wins, as in NumPy.
+    """
+    if not isinstance(arr, ndarray):
+        raise TypeError("put_along_axis: `arr` must be a lazynum array (it is written in place)")
+    _check_writeable(arr)
+    flat = axis is None
+    source, checked, axis, full = _along(arr, indices, axis)
+    vals = broadcast_value(convert_value(values, arr.dtype), full)
+    if flat:
+        _scatter(arr, SCATTER, _storage_targets(arr._layout(), checked), vals)
+        return
+    index = broadcast_node(_inode(checked), full)
+    arr._write(arr._layout(), nodes.apply(PUT_ALONG_AXIS, (source, index, vals), (axis,)))
+
+
+def _scatter(a, op, targets, values):
+    """Write ``values`` at storage-level flat ``targets`` of a's storage with ``op``."""
+    if size_of(_shape(targets)) == 0 and not isinstance(targets, nodes.Node):
+        return
+    base, _ = base_and_layout(a)
+    a._replace_storage(nodes.apply(op, (base, _inode(targets), values), ()))
+
+
+def put(a, ind, v, mode="raise"):
+    """Replace ``a.flat[ind]`` with ``v`` in place (NumPy's ``put``).
+
+    Parameters
+    ----------
+    a : lazynum.ndarray
+        Destination (any layout; writes reach every view of its storage).
+    ind : array_like of int
+        Flat (C-order) indices into ``a``.
+    v : array_like
+        Values, flattened and repeated or truncated to ``len(ind)``.
+    mode : {'raise', 'wrap', 'clip'}
+        Out-of-bounds handling, as in NumPy.
+    """
+    if not isinstance(a, ndarray):
+        raise TypeError(f"put() needs a lazynum array to write into, not {type(a).__name__}")
+    _check_mode(mode)
+    _check_writeable(a)
+    idx = _index_operand(ind)
+    idx = _reshape(idx._n(), (idx.size,)) if isinstance(idx, ndarray) else idx.reshape(-1)
+    count = _shape(idx)[0]
+    if count == 0:
+        return
+    if a.size == 0:
+        raise IndexError("cannot replace elements of an empty array")
+    idx = wrap(idx) if isinstance(idx, nodes.Node) else idx
+    _put_linear(a, _with_mode(idx, a.size, 0, mode), v)
+
+
+def _put_linear(a, linear, v):
+    """``put`` with checked, non-negative 1-d linear indices (``v`` cycled or truncated)."""
+    count = _shape(linear)[0]
+    values = convert_value(v, a.dtype)
+    values = _flat(values) if values.shape != () else values
+    m = values.size
+    if m == 0:
+        return
+    if values.shape == ():
+        values = broadcast_node(values, (count,))
+    elif m != count:
+        values = nodes.apply(TAKE, (values, _host(np.arange(count, dtype=np.int64) % m)), (0,))
+    _scatter(a, SCATTER, _storage_targets(a._layout(), linear), values)
+
+
+class FlatIter:
+    """``a.flat``: index ``a`` as if it were flattened in C order.
+
+    Reading gives what ``a.ravel()[key]`` gives; writing goes into ``a`` itself (also
+    when ``a`` is not contiguous), with values repeated or truncated like NumPy's
+    ``flatiter`` assignment.
+    """
+    __slots__ = ("base",)
+
+    def __init__(self, base):
+        self.base = base
+
+    def _ravel(self):
+        from .manipulation import ravel
+        return ravel(self.base)
+
+    def __len__(self):
+        return self.base.size
+
+    def __iter__(self):
+        return iter(self._ravel())
+
+    def __array__(self, dtype=None, copy=None):
+        return self._ravel().__array__(dtype, copy)
+
+    def __getitem__(self, key):
+        return self._ravel()[key]
+
+    def __setitem__(self, key, value):
+        a = self.base
+        _check_writeable(a)
+        iota = wrap(nodes.apply(IOTA, (), ((a.size,), 0)))
+        linear = iota[key]
+        flat = linear._n()
+        if flat.shape != (flat.size,):
+            flat = _reshape(flat, (flat.size,))
+        if flat.size:
+            _put_linear(a, flat, value)
+
+
+def place(arr, mask, vals):
+    """Change elements of ``arr`` where ``mask`` is true to ``vals`` (repeated as needed),
+    in place (NumPy's ``place``)."""
+    if not isinstance(arr, ndarray):
+        raise TypeError(f"place() needs a lazynum array to write into, not {type(arr).__name__}")
+    value = _mask_value(mask)
+    if value.size != arr.size:
+        raise ValueError("place: mask and data must be the same size")
+    linear = np.flatnonzero(value)
+    if linear.size and to_node(vals).size == 0:
+        raise ValueError("Cannot insert from an empty array!")
+    put(arr, linear, vals)
+
+
+# -- data-dependent shapes (sync) ------------------------------------------------------------
+def nonzero(a):
+    """Indices of the non-zero elements (NumPy's ``nonzero``).
+
+    Parameters
+    ----------
+    a : array_like
+        At least 1-d.
+
+    Returns
+    -------
+    tuple of lazynum.ndarray
+        One int64 array per dimension.
+
+    Notes
+    -----
+    The result's length depends on the data, so ``a`` is synced (reason ``nonzero`` in
+    the metrics).
+    """
+    a = to_array(a)
+    if a.ndim == 0:
+        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
+                         "np.atleast_1d(scalar).nonzero() instead.")
+    return tuple(wrap(_host(ix.astype(np.int64, copy=False)))
+                 for ix in np.nonzero(a._value("nonzero")))
+
+
+def flatnonzero(a):
+    """Indices of the non-zero elements of the flattened array (syncs ``a``)."""
+    return wrap(_host(np.flatnonzero(to_array(a)._value("nonzero")).astype(np.int64, copy=False)))
+
+
+def argwhere(a):
+    """Indices of the non-zero elements grouped by element, shape ``(N, a.ndim)`` (syncs)."""
+    return wrap(_host(np.argwhere(to_array(a)._value("nonzero")).astype(np.int64, copy=False)))
+
+
+def compress(condition, a, axis=None, out=None):
+    """Select slices of ``a`` along ``axis`` where ``condition`` is true (NumPy's
+    ``compress``).
+
+    Parameters
+    ----------
+    condition : 1-d array_like of bool
+        May be shorter than the axis (the rest counts as False); a lazy one is synced
+        (reason ``boolean_index``).
+    a : array_like
+        Source array.
+    axis : int, optional
+        By default the flattened array is used.
+    out : lazynum.ndarray, optional
+        Written with the result.
+    """
+    cond = _mask_value(condition) if isinstance(condition, ndarray) else np.asarray(condition)
+    if cond.ndim != 1:
+        raise ValueError("condition must be a 1-d array")
+    return take(a, np.flatnonzero(cond), axis=axis, out=out)
+
+
+def extract(condition, arr):
+    """The elements of ``arr`` where ``condition`` is non-zero, flattened (NumPy's
+    ``extract``); a lazy condition is synced (reason ``boolean_index``)."""
+    cond = _mask_value(condition) if isinstance(condition, ndarray) else np.asarray(condition)
+    return take(arr, np.flatnonzero(cond))
+
+
+def diag_indices(n, ndim=2):
+    """Indices to access the main diagonal of an ``ndim``-dimensional array of side ``n``."""
+    idx = wrap(_host(np.arange(operator.index(n), dtype=np.int64)))
+    return (idx,) * ndim
+
+
+def diag_indices_from(arr):
+    """``diag_indices`` for ``arr`` (at least 2-d, all sides equal)."""
+    arr = to_array(arr)
+    if arr.ndim < 2:
+        raise ValueError("input array must be at least 2-d")
+    if len(set(arr.shape)) != 1:
+        raise ValueError("All dimensions of input must be of equal length")
+    return diag_indices(arr.shape[0], arr.ndim)
+
+
+# -- ufunc.at ----------------------------------------------------------------------------------
+def _targets(a, items):
+    """Storage-level flat indices and result shape of ``a[items]`` (basic or advanced)."""
+    if any(isinstance(item, (ndarray, np.ndarray, bool, np.bool_)) for item in items):
+        base, region, idxs, bshape, p = _plan(a, items)
+        return _flat_targets(region, idxs, bshape, p)
+    _, layout = base_and_layout(a)
+    return _flat_targets(basic_layout(layout, items), [], (), 0)
+
+
+def ufunc_at(uf, a, indices, b=None):
+    """``uf.at(a, indices, b)``: unbuffered in-place ``a[indices] = uf(a[indices], b)``
+    where repeated indices accumulate (NumPy's ``ufunc.at``).
+
+    Lazy for ``add`` and ``subtract`` (a scatter-add); other ufuncs raise
+    NotImplementedError.  When the ufunc's loop dtype differs from ``a.dtype`` (say an
+    int array and float values) the contributions are summed in the loop dtype and cast
+    once per element, where NumPy casts after each one: the results agree unless an
+    index repeats.
+    """
+    name = uf.__name__
+    if name not in ("add", "subtract"):
+        raise NotImplementedError(
+            f"lazynum: {name}.at is not lazy (only add.at and subtract.at are); without repeated "
+            f"indices write a[idx] = lazynum.{name}(a[idx], b) instead")
+    if not isinstance(a, ndarray):
+        raise TypeError(f"{name}.at needs a lazynum array to write into, not {type(a).__name__}")
+    if b is None:
+        raise TypeError(f"second operand needed for ufunc {name}")
+    _check_writeable(a)
+    np_uf = getattr(np, name)
+    if is_weak(b):
+        key = bool if isinstance(b, bool) else int if isinstance(b, int) else float
+        b_node = None
+    else:
+        b_node = to_node(b)
+        key = b_node.dtype
+    signature = loop_signature(np_uf, (a.dtype, key))
+    loop = signature[2]
+    if not signature[0] == signature[1] == loop:
+        raise NotImplementedError(f"lazynum: {name}.at with loop {signature} is not supported")
+    items = normalize_key(indices, a.ndim)
+    targets, result = _targets(a, items)
+    values = weak_scalar(b, loop, name) if b_node is None else cast(b_node, loop)
+    values = broadcast_value(values, result)
+    if size_of(result) == 0 and not isinstance(targets, nodes.Node):
+        return
+    if name == "subtract":
+        values = nodes.apply(UFUNC_OPS["negative"], (values,), ())
+    base, _ = base_and_layout(a)
+    if loop == a.dtype:
+        a._replace_storage(nodes.apply(SCATTER_ADD, (base, _inode(targets), values), ()))
+        return
+    # Mixed dtypes: sum the contributions in the loop dtype and cast once per element.
+    flat = _flat(base)
+    zeros = broadcast_node(nodes.scalar(0, loop), flat.shape)
+    sums = nodes.apply(SCATTER_ADD, (zeros, _inode(targets), values), ())
+    touched = nodes.apply(SCATTER, (broadcast_node(nodes.scalar(False, dtypes.BOOL), flat.shape),
+                                    _inode(targets),
+                                    broadcast_node(nodes.scalar(True, dtypes.BOOL), result)), ())
+    updated = cast(nodes.apply(UFUNC_OPS["add"], (cast(flat, loop), sums), ()), a.dtype)
+    new = nodes.apply(SELECT, (touched, updated, flat), ())
+    a._replace_storage(_reshape(new, base.shape))

@@ -117,21 +117,27 @@ class ndarray:
             register_live(array)
         return array
 
-    def _write(self, region_layout, value_node) -> None:
-        """Store ``value_node`` (region's shape, this dtype) into ``region_layout``."""
+    def _replace_storage(self, node) -> None:
+        """Make ``node`` (a full new value of this array's storage) the latest version."""
         if self._view is not None and self._view.readonly:
             raise ValueError("assignment destination is read-only")
+        if self._view is None:
+            self._node = node
+        else:
+            self._view.storage.node = node
+            self._view.storage.version += 1
+        if node.buffer is None:
+            register_live(self)
+
+    def _write(self, region_layout, value_node) -> None:
+        """Store ``value_node`` (region's shape, this dtype) into ``region_layout``."""
         if self._view is None and layouts.is_identity(region_layout, self._node.shape):
             self._node = value_node
             return
         storage = self._storage()
-        if layouts.is_identity(region_layout, storage.node.shape):
-            storage.node = value_node
-        else:
-            storage.node = nodes.apply(VIEW_SCATTER, (storage.node, value_node), region_layout)
-        storage.version += 1
-        if storage.node.buffer is None:
-            register_live(self)
+        if not layouts.is_identity(region_layout, storage.node.shape):
+            value_node = nodes.apply(VIEW_SCATTER, (storage.node, value_node), region_layout)
+        self._replace_storage(value_node)
 
     # -- basic attributes -----------------------------------------------------------------
     @property

@@ -1,9 +1,9 @@
 """Indexing: ``a[key]`` and ``a[key] = value``.
 
 Basic indices (ints, slices with any step, ``None``, ``...``) are strided layouts: reading
-gives a view, writing is a ``view_scatter`` into the storage (NumPy's aliasing).  Integer
-array indices gather (``take``) and scatter; their bounds are data, so they are checked
-when the graph runs (IndexError at the sync, naming the op and the line).
+gives a view, writing is a ``view_scatter`` into the storage (NumPy's aliasing).  A key made
+only of integers (NumPy would return a scalar) gives an owner copy, so later writes to the
+base do not show through it.  Integer/boolean array keys go to ``advanced_indexing``.
 """
 from __future__ import annotations
 
@@ -11,51 +11,71 @@ import operator
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, layout as layouts
 from .arraytype import ndarray, wrap
-from .conversion import broadcast_node, cast, is_weak, to_node, weak_scalar
+from .conversion import broadcast_node, cast, is_weak, to_array, to_node, weak_scalar
+from .expr import node as nodes
+from .expr.movement import VIEW
+from .expr.shapes import c_strides
+
+__all__: list = []
 
 _INDEX_ERROR = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
                 "integer or boolean arrays are valid indices")
 
 
 def _is_array_index(item) -> bool:
-    return isinstance(item, (ndarray, np.ndarray, list)) or (
-        isinstance(item, (bool, np.bool_)))
+    return isinstance(item, (ndarray, np.ndarray, bool, np.bool_))
 
 
 def _index_ndim(item) -> int:
     """How many array dims an index item consumes."""
-    if item is None or item is Ellipsis:
+    if item is None or item is Ellipsis or isinstance(item, (bool, np.bool_)):
         return 0
     if isinstance(item, (ndarray, np.ndarray)) and item.dtype == dtypes.BOOL:
         return item.ndim
-    if isinstance(item, (bool, np.bool_)):
-        return 0
-    if isinstance(item, list):
-        arr = np.asarray(item)
-        return arr.ndim if arr.dtype == bool else 1
     return 1
 
 
+def _sequence_index(item):
+    """A list/tuple inside a key is an array index (NumPy >= 1.23)."""
+    stack = [item]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ndarray):
+            return to_array(item)
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+    array = np.asarray(item)
+    if array.size == 0 and array.dtype.kind == "f":
+        array = array.astype(np.intp)        # ``a[[]]`` selects nothing
+    return array
+
+
 def normalize_key(key, ndim: int) -> list:
-    """``key`` as a list of items with ``...`` expanded into full slices."""
+    """``key`` as a list of items with ``...`` expanded into full slices.
+
+    Lists/tuples inside the key become NumPy (or lazynum) arrays.
+    """
     items = list(key) if isinstance(key, tuple) else [key]
-    for item in items:
-        if not (item is None or item is Ellipsis or isinstance(item, slice) or _is_array_index(item)):
+    for k, item in enumerate(items):
+        if isinstance(item, (list, tuple)):
+            items[k] = _sequence_index(item)
+        elif not (item is None or item is Ellipsis or isinstance(item, slice)
+                  or _is_array_index(item)):
             try:
                 operator.index(item)
             except TypeError:
                 raise IndexError(_INDEX_ERROR) from None
-    if sum(item is Ellipsis for item in items) > 1:
+    ellipses = [k for k, item in enumerate(items) if item is Ellipsis]
+    if len(ellipses) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     consumed = sum(_index_ndim(item) for item in items)
     if consumed > ndim:
         raise IndexError(f"too many indices for array: array is {ndim}-dimensional, "
                          f"but {consumed} were indexed")
-    if Ellipsis in [i for i in items if not _is_array_index(i)]:
-        at = next(k for k, i in enumerate(items) if i is Ellipsis)
-        items[at:at + 1] = [slice(None)] * (ndim - consumed)
+    if ellipses:
+        items[ellipses[0]:ellipses[0] + 1] = [slice(None)] * (ndim - consumed)
     else:
         items += [slice(None)] * (ndim - consumed)
     return items
@@ -87,27 +107,74 @@ def basic_layout(layout, items) -> tuple:
     return (tuple(new_shape), tuple(new_strides), offset)
 
 
+def base_and_layout(a):
+    """(node, layout): the latest storage node (or an owner's own node) and a's layout over it."""
+    view = a._view
+    if view is None:
+        return a._node, a._layout()
+    return view.storage.node, view.layout
+
+
+def view_node(base, layout):
+    """``base`` seen through ``layout``; a view of computed data is computed now (index math
+    on an immutable buffer, not a sync)."""
+    if layouts.is_identity(layout, base.shape):
+        return base
+    node = nodes.apply(VIEW, (base,), layout)
+    if node.buffer is None and base.buffer is not None:
+        node.realize(VIEW.reference((base.buffer,), layout))
+    return node
+
+
 def _is_basic(items) -> bool:
     return not any(_is_array_index(item) for item in items)
+
+
+def _is_scalar_key(key, items, ndim) -> bool:
+    """NumPy returns a scalar (a copy) when every dim is indexed by an integer."""
+    if len(items) != ndim or any(item is None or isinstance(item, slice) for item in items):
+        return False
+    return not (key is Ellipsis or (isinstance(key, tuple) and any(k is Ellipsis for k in key)))
 
 
 def getitem(self, key):
     """``a[key]``: a view for basic indices, a gather for integer/boolean arrays."""
     items = normalize_key(key, self.ndim)
     if _is_basic(items):
+        if _is_scalar_key(key, items, self.ndim):
+            base, layout = base_and_layout(self)
+            return wrap(view_node(base, basic_layout(layout, items)))
         return self._window(basic_layout(self._layout(), items))
     from .advanced_indexing import advanced_getitem
     return advanced_getitem(self, items)
 
 
+def convert_value(value, dtype):
+    """``value`` as a node of ``dtype`` with setitem's (unsafe) casting, not broadcast.
+
+    A Python float stored into an integer array goes through ``int()`` as in NumPy
+    (ValueError for NaN, OverflowError for infinities and out-of-range values).
+    """
+    if is_weak(value):
+        if isinstance(value, float) and dtype.kind in "iu":
+            value = int(value)
+        return weak_scalar(value, dtype)
+    return cast(to_node(value), dtype)
+
+
+def broadcast_value(node, shape):
+    """``node`` broadcast to ``shape``; extra leading size-1 dims are dropped as NumPy does."""
+    shape = tuple(shape)
+    extra = len(node.shape) - len(shape)
+    if extra > 0 and all(d == 1 for d in node.shape[:extra]):
+        rest = node.shape[extra:]
+        node = view_node(node, (rest, c_strides(rest), 0))
+    return broadcast_node(node, shape)
+
+
 def value_node(value, dtype, shape):
     """``value`` as a node of ``dtype`` broadcast to ``shape`` (setitem's conversion)."""
-    if is_weak(value) and not isinstance(value, complex):
-        node = weak_scalar(value, dtype) if isinstance(value, int) and not isinstance(value, bool) \
-            else to_node(np.asarray(value).astype(dtype))
-    else:
-        node = cast(to_node(value), dtype)
-    return broadcast_node(node, shape)
+    return broadcast_value(convert_value(value, dtype), shape)
 
 
 def setitem(self, key, value):

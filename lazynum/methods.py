@@ -151,7 +151,11 @@ ndarray.__setitem__ = indexing.setitem
 # Properties that are views or derived arrays.
 ndarray.T = property(lambda self: manipulation.transpose(self))
 ndarray.mT = property(lambda self: manipulation.matrix_transpose(self))
-ndarray.flat = property(lambda self: manipulation.ravel(self))
+def _set_flat(self, value):
+    advanced_indexing.FlatIter(self)[...] = value
+
+
+ndarray.flat = property(advanced_indexing.FlatIter, _set_flat)
 def _set_real(self, value):
     self[...] = value
 

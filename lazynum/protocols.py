@@ -88,7 +88,18 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
             return getattr(ours, method)(*inputs, **kwargs)
         except NotImplementedError:
             pass
+    if method == "at":
+        return _fallback_at(ufunc, *inputs)
     return fallback(f"numpy.{ufunc.__name__}.{method}", getattr(ufunc, method), inputs, kwargs)
+
+
+def _fallback_at(ufunc, target, *args):
+    """``ufunc.at`` mutates its first argument: run NumPy on a synced copy, write it back."""
+    if not isinstance(target, ndarray):
+        return fallback(f"numpy.{ufunc.__name__}.at", ufunc.at, (target,) + args, {}, numpy_result=True)
+    value = np.array(target._value("fallback"))
+    fallback(f"numpy.{ufunc.__name__}.at", ufunc.at, (value,) + args, {}, numpy_result=True)
+    target[...] = value
 
 
 ndarray.__array_function__ = array_function

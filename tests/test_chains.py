@@ -62,6 +62,7 @@ def test_random_chains_match_numpy_with_one_sync(data, names):
     lnp.reset_metrics()
     result = run(lnp, data, names)
     assert lnp.metrics()["syncs"] == 0, "building a chain never syncs"
+    pending = result._pending_node() is not None     # views of input data need no compute
     got = np.asarray(result)
-    assert lnp.metrics()["syncs"] == 1
+    assert lnp.metrics()["syncs"] == int(pending), "the whole chain runs in one sync"
     S.assert_same(got, run(np, data, names), rtol=1e-9, atol=1e-9)
