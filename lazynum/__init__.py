@@ -51,3 +51,14 @@ __all__ = sorted(set(
     + list(_UFUNCS) + ["ndarray", "sync", "config", "metrics", "metrics_report", "reset_metrics",
                        "newaxis", "pi", "e", "inf", "nan", "dtype", "finfo", "iinfo", "result_type",
                        "can_cast", "promote_types", "issubdtype", "SyncError"]))
+
+
+def __getattr__(name):
+    """NumPy names lazynum has no lazy version of resolve to counted NumPy fallbacks."""
+    if name.startswith("__"):
+        raise AttributeError(f"module 'lazynum' has no attribute {name!r}")
+    from .fallbacks import resolve
+    try:
+        return resolve(_np, name, "numpy")
+    except AttributeError:
+        raise AttributeError(f"module 'lazynum' has no attribute {name!r}") from None

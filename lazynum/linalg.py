@@ -524,3 +524,61 @@ def kron(a, b):
     right = reshape(b, tuple(d for x in bs for d in (1, x)))
     product = _multiply(left._n(), right._n())
     return reshape(product, tuple(x * y for x, y in zip(as_, bs)))
+
+
+# -- numpy.linalg --------------------------------------------------------------------------------
+def norm(x, ord=None, axis=None, keepdims=False):
+    """Vector or matrix norm (``numpy.linalg.norm``), lazily for the norms that are reductions.
+
+    Vector ords: None/2, 1, inf, -inf, 0 and any p; matrix ords: None/'fro', 1, -1, inf, -inf.
+    The spectral matrix norms (2, -2, 'nuc') need an SVD: they fall back to NumPy (a sync,
+    counted in the metrics).
+    """
+    from . import reductions as r
+    from .ufuncs import call
+    a = wrap(_node(x))
+    if a.dtype.kind != "f":
+        a = a.astype(np.float64)
+    if axis is None:
+        axes = tuple(range(a.ndim)) if ord is None or a.ndim == 1 else (0, 1)
+    else:
+        axes = (axis,) if np.ndim(axis) == 0 else tuple(axis)
+    if ord is None or (ord == "fro" and len(axes) == 2) or (ord == 2 and len(axes) == 1):
+        return call(np.sqrt, (r.sum(call(np.multiply, (a, a)), axis=axes, keepdims=keepdims),))
+    if len(axes) == 1:
+        return _vector_norm(a, ord, axes[0], keepdims)
+    if len(axes) == 2 and ord in (1, -1, np.inf, -np.inf):
+        summed, picked = axes if ord in (1, -1) else (axes[1], axes[0])
+        pick = r.max if ord > 0 else r.min
+        inner = r.sum(call(np.absolute, (a,)), axis=summed, keepdims=True)
+        result = pick(inner, axis=picked, keepdims=True)
+        from .manipulation import squeeze
+        return result if keepdims else squeeze(result, axis=tuple(sorted(axes)))
+    from .fallbacks import numpy_function
+    return numpy_function(np.linalg.norm, "numpy.linalg.norm")(x, ord, axis, keepdims)
+
+
+def _vector_norm(a, ord, axis, keepdims):
+    from . import reductions as r
+    from .ufuncs import call
+    magnitude = call(np.absolute, (a,))
+    if ord == np.inf:
+        return r.max(magnitude, axis=axis, keepdims=keepdims)
+    if ord == -np.inf:
+        return r.min(magnitude, axis=axis, keepdims=keepdims)
+    if ord == 0:
+        return r.sum(call(np.not_equal, (a, 0)).astype(a.dtype), axis=axis, keepdims=keepdims)
+    if ord == 1:
+        return r.sum(magnitude, axis=axis, keepdims=keepdims)
+    if isinstance(ord, str):
+        raise ValueError(f"Invalid norm order '{ord}' for vectors")
+    powered = call(np.power, (magnitude, float(ord)))
+    return call(np.power, (r.sum(powered, axis=axis, keepdims=keepdims), 1.0 / ord))
+
+
+def __getattr__(name):
+    """Other ``numpy.linalg`` functions (inv, solve, eigh, svd, ...) run as counted fallbacks."""
+    from .fallbacks import resolve
+    if name.startswith("__"):
+        raise AttributeError(name)
+    return resolve(np.linalg, name, "numpy.linalg")

@@ -21,6 +21,7 @@ def _build_table(namespace) -> None:
         ours, theirs = getattr(namespace, name), getattr(np, name, None)
         if callable(theirs) and callable(ours) and not isinstance(theirs, type):
             _handled[theirs] = ours
+    _handled[np.linalg.norm] = namespace.linalg.norm
 
 
 def _to_numpy(value):
