@@ -44,6 +44,17 @@ class ViewState:
         self.readonly = readonly
 
 
+def view_node(base, layout):
+    """``base`` seen through ``layout``; a view of computed data is computed now (index math
+    on an immutable buffer, not a sync)."""
+    if layouts.is_identity(layout, base.shape):
+        return base
+    node = nodes.apply(VIEW, (base,), layout)
+    if node.buffer is None and base.buffer is not None:
+        node.realize(VIEW.reference((base.buffer,), layout))
+    return node
+
+
 def wrap(node) -> "ndarray":
     """A new owner array for ``node`` (the only way the library makes arrays)."""
     array = _new(ndarray)
@@ -76,16 +87,8 @@ class ndarray:
         view = self._view
         if view is None or view.version == view.storage.version:
             return self._node
-        storage = view.storage
-        if layouts.is_identity(view.layout, storage.node.shape):
-            self._node = storage.node
-        else:
-            node = nodes.apply(VIEW, (storage.node,), view.layout)
-            if node.buffer is None and storage.node.buffer is not None:
-                # A view of computed data is index math on a buffer: free, not a sync.
-                node.realize(VIEW.reference((storage.node.buffer,), view.layout))
-            self._node = node
-        view.version = storage.version
+        self._node = view_node(view.storage.node, view.layout)
+        view.version = view.storage.version
         return self._node
 
     def _pending_node(self):

@@ -11,11 +11,9 @@ import operator
 
 import numpy as np
 
-from . import dtypes, layout as layouts
-from .arraytype import ndarray, wrap
+from . import dtypes
+from .arraytype import ndarray, view_node, wrap
 from .conversion import broadcast_node, cast, is_weak, to_array, to_node, weak_scalar
-from .expr import node as nodes
-from .expr.movement import VIEW
 from .expr.shapes import c_strides
 
 __all__: list = []
@@ -113,17 +111,6 @@ def base_and_layout(a):
     if view is None:
         return a._node, a._layout()
     return view.storage.node, view.layout
-
-
-def view_node(base, layout):
-    """``base`` seen through ``layout``; a view of computed data is computed now (index math
-    on an immutable buffer, not a sync)."""
-    if layouts.is_identity(layout, base.shape):
-        return base
-    node = nodes.apply(VIEW, (base,), layout)
-    if node.buffer is None and base.buffer is not None:
-        node.realize(VIEW.reference((base.buffer,), layout))
-    return node
 
 
 def _is_basic(items) -> bool:
