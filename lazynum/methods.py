@@ -21,17 +21,21 @@ _OPERAND_TYPES = (ndarray, np.ndarray, np.generic, bool, int, float, list, tuple
 
 
 class _LoopCache(dict):
-    """(ufunc, left type, right type) -> output dtype when NumPy's loop needs no casts
-    (else None).
+    """(left type, right type) -> output dtype when ``ufunc``'s NumPy loop needs no casts
+    (else None), one table per operator.
 
     Types are dtypes, or ``float``/``int`` for weak Python scalars.  A hit lets an
     operator record its node directly; anything else takes the general ufunc path.
     """
 
+    def __init__(self, ufunc):
+        super().__init__()
+        self.ufunc = ufunc
+
     def __missing__(self, key):
-        uf, left, right = key
+        left, right = key
         try:
-            signature = loop_signature(uf, (left, right))
+            signature = loop_signature(self.ufunc, (left, right))
         except TypeError:
             self[key] = None
             return None
@@ -42,28 +46,20 @@ class _LoopCache(dict):
         return out
 
 
-_no_cast = _LoopCache()
 _INT_BOUNDS = {np.dtype(t): (np.iinfo(t).min, np.iinfo(t).max)
                for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)}
 
 
-def _fast_operand(uf, node, other):
-    """(node for ``other``, output dtype) when ``node (op) other`` needs no cast or
-    broadcast beyond a 0-d operand; else None."""
+def _fast_scalar(no_cast, node, other):
+    """(scalar leaf, output dtype) for a weak Python scalar needing no cast, else None."""
     kind = type(other)
-    if kind is ndarray:
-        other_node = other._node if other._view is None else other._n()
-        if other_node.shape != node.shape and other_node.shape:
-            return None
-        out = _no_cast[uf, node.dtype, other_node.dtype]
-        return None if out is None else (other_node, out)
     if kind is float:
-        out = _no_cast[uf, node.dtype, float]
+        out = no_cast[node.dtype, float]
         return None if out is None else (nodes.scalar(other, node.dtype), out)
     if kind is int:
         bounds = _INT_BOUNDS.get(node.dtype)
         if bounds is not None and bounds[0] <= other <= bounds[1]:
-            out = _no_cast[uf, node.dtype, int]
+            out = no_cast[node.dtype, int]
             return None if out is None else (nodes.scalar(other, node.dtype), out)
     return None
 
@@ -71,13 +67,24 @@ def _fast_operand(uf, node, other):
 def _binary(name, reflected=False):
     uf = getattr(np, name)
     op = UFUNC_OPS[name]
+    no_cast = _LoopCache(uf)
 
     def method(self, other):
+        # The tracing hot path: same-shape (or 0-d) operands whose dtypes are already the
+        # loop's record one node with no promotion or broadcast work.
         node = self._node if self._view is None else self._n()
-        fast = _fast_operand(uf, node, other)
-        if fast is not None:      # the tracing hot path: no promotion or broadcast work
-            args = (fast[0], node) if reflected else (node, fast[0])
-            return wrap(apply_checked(op, args, node.shape, fast[1]))
+        if type(other) is ndarray:
+            other_node = other._node if other._view is None else other._n()
+            if other_node.shape == node.shape or not other_node.shape:
+                out = no_cast[node.dtype, other_node.dtype]
+                if out is not None:
+                    args = (other_node, node) if reflected else (node, other_node)
+                    return wrap(apply_checked(op, args, node.shape, out))
+        else:
+            fast = _fast_scalar(no_cast, node, other)
+            if fast is not None:
+                args = (fast[0], node) if reflected else (node, fast[0])
+                return wrap(apply_checked(op, args, node.shape, fast[1]))
         if not isinstance(other, _OPERAND_TYPES):
             return NotImplemented
         return call(uf, (other, self) if reflected else (self, other))
