@@ -45,14 +45,14 @@ class ViewState:
 
 
 def view_node(base, layout):
-    """``base`` seen through ``layout``; a view of computed data is computed now (index math
-    on an immutable buffer, not a sync)."""
+    """``base`` seen through ``layout``; a view of computed data is a new leaf computed now
+    (index math on an immutable buffer: not a sync, not a pending node)."""
     if layouts.is_identity(layout, base.shape):
         return base
-    node = nodes.apply(VIEW, (base,), layout)
-    if node.buffer is None and base.buffer is not None:
-        node.realize(VIEW.reference((base.buffer,), layout))
-    return node
+    if base.buffer is not None:
+        VIEW.shape_rule((base,), layout)
+        return nodes.constant(VIEW.reference((base.buffer,), layout))
+    return nodes.apply(VIEW, (base,), layout)
 
 
 def wrap(node) -> "ndarray":
@@ -95,6 +95,17 @@ class ndarray:
         node = self._n()
         return node if node.buffer is None else None
 
+    def _pending_nodes(self) -> list:
+        """This array's pending value, and for a window its storage's pending value."""
+        held = []
+        node = self._n()
+        if node.buffer is None:
+            held.append(node)
+        view = self._view
+        if view is not None and view.storage.node.buffer is None and view.storage.node is not node:
+            held.append(view.storage.node)
+        return held
+
     def _layout(self):
         """Absolute layout over the storage (an owner's own identity layout)."""
         if self._view is None:
@@ -135,7 +146,7 @@ class ndarray:
     def _write(self, region_layout, value_node) -> None:
         """Store ``value_node`` (region's shape, this dtype) into ``region_layout``."""
         if self._view is None and layouts.is_identity(region_layout, self._node.shape):
-            self._node = value_node
+            self._replace_storage(value_node)
             return
         storage = self._storage()
         if not layouts.is_identity(region_layout, storage.node.shape):

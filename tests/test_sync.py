@@ -169,3 +169,57 @@ def test_exported_arrays_are_copies():
         warnings.simplefilter("error")
         with pytest.raises(ValueError):
             np.array(lazy, copy=False)
+
+
+def test_automatic_flush_still_fires_when_unrelated_syncs_happen():
+    acc = lnp.asarray(np.zeros(4))
+    small = lnp.asarray(np.ones(2))
+    with lnp.config(flush_nodes=200):
+        for step in range(600):
+            acc = acc + 1.0
+            if step % 10 == 0:
+                (small * float(step)).sum().item()
+    assert lnp.metrics()["auto_flushes"] >= 2
+    np.testing.assert_array_equal(np.asarray(acc), np.full(4, 600.0))
+
+
+def test_a_failing_live_array_does_not_poison_later_ops_after_a_flush():
+    x = lnp.asarray(np.arange(3.0))
+    bad = x[lnp.asarray(np.array([7]))]          # fails only when computed
+    y = lnp.asarray(np.zeros(2))
+    with lnp.config(flush_nodes=10):
+        for _ in range(50):
+            y = y + 1.0                            # triggers flushes; must never raise
+    np.testing.assert_array_equal(np.asarray(y), np.full(2, 50.0))
+    with pytest.raises(IndexError):
+        bad.sync()
+
+
+def test_views_of_a_synced_value_do_not_recompute_its_producer():
+    a = lnp.asarray(np.arange(12.0))
+    y = lnp.exp(a * 2.0).reshape(3, 4)
+    y.sum().item()
+    computed = lnp.metrics()["nodes_computed"]
+    for i in range(3):
+        y[i].sum().item()
+    assert lnp.metrics()["nodes_computed"] - computed == 3, "one reduction per row, no exp/multiply"
+
+
+def test_in_place_updates_of_an_owner_stay_co_live():
+    a = lnp.asarray(np.arange(4.0))
+    for _ in range(3):
+        a += 1.0
+    (a * 2.0).sum().item()
+    computed = lnp.metrics()["nodes_computed"]
+    a.sum().item()
+    assert lnp.metrics()["nodes_computed"] - computed == 1, "a was computed with the first sync"
+
+
+def test_views_of_computed_data_are_leaves_not_pending_nodes():
+    z = lnp.zeros((300, 300))
+    z.sync()
+    with lnp.config(flush_nodes=50):
+        rows = [z[i] for i in range(200)]
+    assert lnp.metrics()["auto_flushes"] == 0 and lnp.metrics()["syncs"] == 1
+    assert all(r._pending_node() is None for r in rows)
+    np.testing.assert_array_equal(np.asarray(rows[7]), np.zeros(300))

@@ -47,7 +47,16 @@ def _strided(flat: np.ndarray, shape, strides, offset, writeable=False):
 
 
 def _view_reference(arrays, attrs):
-    return _strided(np.ascontiguousarray(arrays[0]).reshape(-1), *attrs)
+    base = arrays[0]
+    if base.flags.c_contiguous:
+        return _strided(base.reshape(-1), *attrs)
+    # A non-contiguous base (often a stride-0 broadcast of one scalar): gather just the
+    # view's elements instead of copying the whole base to make it contiguous.
+    shape, strides, offset = attrs
+    flat = np.full(shape, offset, dtype=np.int64)
+    for axis, (d, s) in enumerate(zip(shape, strides)):
+        flat += (np.arange(d, dtype=np.int64) * s).reshape((d,) + (1,) * (len(shape) - axis - 1))
+    return base[np.unravel_index(flat, base.shape)] if base.size else np.empty(shape, base.dtype)
 
 
 VIEW = register("view", "view", shape=_view_shape, dtype=lambda args, attrs: args[0].dtype,

@@ -151,7 +151,24 @@ def scalar(value, dtype: np.dtype) -> Node:
 
 
 def clear_interned() -> None:
-    global pending_nodes, pending_bytes
+    """Drop the intern table (realized nodes are leaves now; pending ones keep their graph)."""
     _interned.clear()
+
+
+def forget_pending(computed: int) -> None:
+    """``computed`` pending nodes were just computed: the flush counter forgets them.
+
+    Only what was computed is subtracted, so a loop whose graph keeps growing still reaches
+    the flush limit even when unrelated syncs happen in between.
+    """
+    global pending_nodes, pending_bytes
+    share = computed / pending_nodes if pending_nodes else 1.0
+    pending_bytes = max(0, int(pending_bytes * (1.0 - min(share, 1.0))))
+    pending_nodes = max(0, pending_nodes - computed)
+
+
+def reset_pending() -> None:
+    """Everything live was computed (an automatic flush): start counting afresh."""
+    global pending_nodes, pending_bytes
     pending_nodes = 0
     pending_bytes = 0

@@ -29,38 +29,55 @@ def register_live(array) -> None:
 
 
 def _live_pending_nodes() -> list:
-    """Pending nodes held by live arrays (and prune the registry)."""
+    """Pending nodes held by live arrays (and prune the registry).
+
+    A window's storage value counts too: computing the shared value once lets every view of
+    it be index math on a buffer instead of recomputing the producer graph per view.
+    """
     nodes, keep = [], []
     for ref in _live:
         array = ref()
         if array is None:
             continue
-        node = array._pending_node()
-        if node is not None:
-            nodes.append(node)
+        held = array._pending_nodes()
+        if held:
+            nodes.extend(held)
             keep.append(ref)
     _live[:] = keep
     return nodes
 
 
 def _sharing(targets: list, candidates: list) -> list:
-    """Candidates whose pending graph is connected to the targets' (union-find on ids)."""
-    parent = {}
+    """Candidates whose pending graph reaches a pending node the targets need.
 
-    def find(i):
-        root = i
-        while parent.setdefault(root, root) != root:
-            root = parent[root]
-        while parent[i] != root:
-            parent[i], i = root, parent[i]
-        return root
+    Node ids grow with creation and a node's arguments are older than it, so a walk down
+    from a candidate can stop at ids below the oldest needed node: the cost is bounded by
+    the nodes recorded since then, not by everything pending.
+    """
+    needed = {node.id for node in graph.toposort(targets)}
+    if not needed:
+        return []
+    oldest = min(needed)
+    reaches: dict = {}          # node id -> does its pending graph reach `needed`?
+    return [c for c in candidates if _reaches(c, needed, oldest, reaches)]
 
-    for node in graph.toposort(targets + candidates):
-        for arg in node.args:
-            if arg.buffer is None:
-                parent[find(node.id)] = find(arg.id)
-    target_roots = {find(t.id) for t in targets}
-    return [c for c in candidates if find(c.id) in target_roots]
+
+def _reaches(root, needed, oldest, reaches) -> bool:
+    stack = [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if node.id in reaches:
+            continue
+        if node.id in needed:
+            reaches[node.id] = True
+            continue
+        args = [a for a in node.args if a.buffer is None and a.id >= oldest]
+        if expanded:
+            reaches[node.id] = any(reaches.get(a.id, False) for a in args)
+            continue
+        stack.append((node, True))
+        stack.extend((a, False) for a in args if a.id not in reaches)
+    return reaches[root.id]
 
 
 def _check_policy(reason: str, site: str, explicit: bool) -> None:
@@ -101,6 +118,7 @@ def sync_nodes(nodes, reason: str, explicit: bool = False) -> None:
 def _run(outputs: list, reason: str, site: str) -> None:
     start = time.perf_counter()
     order = graph.toposort(outputs)
+    node_mod.forget_pending(len(order))
     if metrics.enabled("graph"):
         metrics.log("graph", f"sync ({reason}) at {site}:\n" + graph.format_graph(outputs))
     values = backends.get().run(order, outputs)
@@ -125,15 +143,35 @@ def _refresh_cached_settings() -> None:
 
 
 def flush_all(reason: str = "auto_flush", extra=()) -> None:
-    """Compute every live pending array (the automatic flush of a growing graph)."""
+    """Compute every live pending array (the automatic flush of a growing graph).
+
+    A live array whose graph fails (a bad index only the data reveals) must not make every
+    later op fail: on error, only the new node's own graph is computed, and whatever fails
+    stays pending, to raise at the sync that asks for it.
+    """
     site = metrics.user_frame()
     metrics.record_flush(reason, site)
     metrics.log("flush", f"{reason} at {site}: pending graph reached its limit")
-    nodes = _live_pending_nodes() + [n for n in extra if n.buffer is None]
-    if nodes:
-        metrics.record_sync(reason, site)
-        _run(nodes, reason, site)
-    _after_sync()
+    fresh = [n for n in extra if n.buffer is None]
+    try:
+        nodes = _live_pending_nodes() + fresh
+        if nodes:
+            metrics.record_sync(reason, site)
+            try:
+                _run(nodes, reason, site)
+            except Exception:  # noqa: BLE001 - isolated: retried on the new node alone
+                _run_isolated(fresh, reason, site)
+    finally:
+        node_mod.reset_pending()
+        _after_sync()
+
+
+def _run_isolated(nodes, reason, site) -> None:
+    try:
+        if nodes:
+            _run(nodes, reason, site)
+    except Exception:  # noqa: BLE001 - the error belongs to the sync that needs this value
+        pass
 
 
 node_mod.flush_hook[0] = lambda new_node: flush_all("auto_flush", (new_node,))
