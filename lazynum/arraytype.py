@@ -193,10 +193,8 @@ class ndarray:
         return None
 
     @property
-    def flags(self):
-        view = self._view
-        return {"C_CONTIGUOUS": view is None or layouts.is_c_contiguous(view.layout),
-                "WRITEABLE": view is None or not view.readonly, "OWNDATA": view is None}
+    def flags(self) -> "Flags":
+        return Flags(self)
 
     @property
     def device(self):
@@ -297,6 +295,44 @@ class ndarray:
 
     def __setstate__(self, state):
         raise TypeError("lazynum arrays are rebuilt by lazynum.asarray")
+
+
+class Flags:
+    """``ndarray.flags``: the memory-layout facts NumPy reports, and ``writeable``."""
+    __slots__ = ("_array",)
+
+    def __init__(self, array):
+        self._array = array
+
+    @property
+    def c_contiguous(self) -> bool:
+        return layouts.is_c_contiguous(self._array._layout())
+
+    @property
+    def owndata(self) -> bool:
+        return self._array._view is None
+
+    @property
+    def writeable(self) -> bool:
+        view = self._array._view
+        return view is None or not view.readonly
+
+    @writeable.setter
+    def writeable(self, value: bool) -> None:
+        view = self._array._view
+        if value and view is not None and view.readonly and layouts.has_overlap(view.layout):
+            raise ValueError("cannot set WRITEABLE flag to True of this array")
+        if not value or view is not None:
+            self._array._storage()
+            self._array._view.readonly = not value
+
+    def __getitem__(self, name: str) -> bool:
+        return getattr(self, {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous",
+                              "OWNDATA": "owndata", "WRITEABLE": "writeable", "W": "writeable"}[name])
+
+    def __repr__(self):
+        return (f"  C_CONTIGUOUS : {self.c_contiguous}\n  OWNDATA : {self.owndata}\n"
+                f"  WRITEABLE : {self.writeable}")
 
 
 def _rebuild(value):

@@ -136,6 +136,12 @@ ndarray.__ne__ = _equality("not_equal", True)
 for _op, _name in {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "invert"}.items():
     setattr(ndarray, f"__{_op}__", _unary(_name))
 
+def _contains(self, value):
+    """``value in a``: any element equals value (NumPy's rule, a sync for the answer)."""
+    return bool(reductions.any(call(np.equal, (self, value))))
+
+
+ndarray.__contains__ = _contains
 ndarray.__divmod__ = lambda self, other: call(np.divmod, (self, other))
 ndarray.__rdivmod__ = lambda self, other: call(np.divmod, (other, self))
 ndarray.__matmul__ = lambda self, other: linalg.matmul(self, other)

@@ -172,3 +172,25 @@ def test_real_and_imag_setters_like_numpy():
     np.testing.assert_array_equal(np.asarray(a), np.full(3, 5.0))
     with pytest.raises(TypeError):
         a.imag = 1
+
+
+def test_flags_match_numpy_and_writeable_can_be_cleared():
+    base = np.arange(6.0).reshape(2, 3)
+    a = lnp.asarray(base)
+    for lazy, ref in ((a, base), (a.T, base.T), (a[:, ::2], base[:, ::2])):
+        assert lazy.flags.c_contiguous == ref.flags.c_contiguous
+        assert lazy.flags["C_CONTIGUOUS"] == ref.flags["C_CONTIGUOUS"]
+        assert lazy.flags.writeable
+    a.flags.writeable = False
+    with pytest.raises(ValueError):
+        a[0, 0] = 1.0
+    broadcast = lnp.broadcast_to(lnp.asarray([1.0, 2.0]), (2, 2))
+    with pytest.raises(ValueError):
+        broadcast.flags.writeable = True
+
+
+def test_contains_like_numpy():
+    base = np.arange(6).reshape(2, 3)
+    a = lnp.asarray(base)
+    for value in (3, 7, -1, 5.0):
+        assert (value in a) == (value in base)
