@@ -96,12 +96,3 @@ def weak_scalar(value, dtype, op_name=""):
         if not info.min <= value <= info.max:
             raise OverflowError(f"Python integer {value} out of bounds for {dtype}")
     return nodes.scalar(value, dtype)
-
-
-def strong_int_dtype(value: int) -> np.dtype:
-    """The dtype NumPy would give a Python int treated strongly (for comparisons)."""
-    if -2**63 <= value < 2**63:
-        return dtypes.INT64
-    if 0 <= value < 2**64:
-        return dtypes.UINT64
-    return dtypes.FLOAT64

@@ -30,7 +30,6 @@ BOOL = _np.dtype(bool_)
 INT64 = _np.dtype(int64)
 UINT64 = _np.dtype(uint64)
 FLOAT64 = _np.dtype(float64)
-PYTHON_SCALARS = (bool, int, float)
 
 
 def check(dt: _np.dtype, what: str = "array") -> _np.dtype:
@@ -64,16 +63,3 @@ def sum_dtype(dt: _np.dtype) -> _np.dtype:
     if dt.kind == "u" and dt.itemsize < 8:
         return UINT64
     return dt
-
-
-def mean_dtype(dt: _np.dtype) -> _np.dtype:
-    """Result dtype of ``mean``/``var``/``std`` when no dtype is given (ints -> float64)."""
-    return dt if dt.kind == "f" else FLOAT64
-
-
-def is_float(dt) -> bool:
-    return dt.kind == "f"
-
-
-def is_integer(dt) -> bool:
-    return dt.kind in "iu"

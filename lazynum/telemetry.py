@@ -9,7 +9,6 @@ import collections
 import itertools
 import os
 import sys
-import time
 
 from . import settings as _config
 
@@ -54,20 +53,6 @@ def log(topic: str, message: str) -> None:
 
 def enabled(topic: str) -> bool:
     return topic in _config.get().logs
-
-
-class timed:
-    """Context manager adding elapsed seconds to ``timers[name]``."""
-    __slots__ = ("name", "start")
-
-    def __init__(self, name):
-        self.name = name
-
-    def __enter__(self):
-        self.start = time.perf_counter()
-
-    def __exit__(self, *exc):
-        timers[self.name] += time.perf_counter() - self.start
 
 
 def metrics() -> dict:

@@ -19,7 +19,3 @@ def get(name: str | None = None):
     if name not in _MODULES:
         raise ValueError(f"unknown backend {name!r}; valid backends: {', '.join(_MODULES)}")
     return importlib.import_module(_MODULES[name])
-
-
-def available() -> tuple:
-    return tuple(_MODULES)

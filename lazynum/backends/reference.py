@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 
 from .. import telemetry as metrics
-from ..expr import checks  # noqa: F401  (registers assert_all)
 
 
 class InternalError(AssertionError):

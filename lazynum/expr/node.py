@@ -45,10 +45,6 @@ class Node:
         self.site = site
 
     @property
-    def realized(self) -> bool:
-        return self.buffer is not None
-
-    @property
     def size(self) -> int:
         n = 1
         for d in self.shape:

@@ -1,0 +1,5 @@
+"""The expression layer: nodes, the op registry, shapes, graph walks and the primitives.
+
+Importing it registers every primitive, so a walk of ``registry.OPS`` sees them all.
+"""
+from . import checks, elementwise, extern, indexing, movement, reduce  # noqa: F401
