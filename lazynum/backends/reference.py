@@ -26,15 +26,34 @@ def _last_uses(order, keep):
     return last
 
 
+def _owned_and_unshared(node, step, arrays, last, values, outputs_ids) -> bool:
+    """May ``node`` update its first argument's buffer in place?  Only when this run made
+    that buffer, owns its memory, this is its last use, and no other live value (a view
+    made from it earlier) can read it afterwards."""
+    first = node.args[0]
+    buffer = arrays[0]
+    if (first.buffer is not None or first.id in outputs_ids or last.get(first.id) != step
+            or buffer.base is not None or not buffer.flags.writeable or not buffer.flags.c_contiguous
+            or any(arg.id == first.id for arg in node.args[1:])):
+        return False
+    return not any(other is not buffer and np.may_share_memory(other, buffer)
+                   for other in values.values())
+
+
 def run(order, outputs):
     """Evaluate ``order`` (pending nodes, dependency order); return the outputs' values."""
     values = {}
     last = _last_uses(order, outputs)
+    outputs_ids = {node.id for node in outputs}
     with np.errstate(all="ignore"):
         for step, node in enumerate(order):
             arrays = [arg.buffer if arg.buffer is not None else values[arg.id] for arg in node.args]
+            reference = node.op.reference
+            if node.op.reference_inplace is not None and _owned_and_unshared(
+                    node, step, arrays, last, values, outputs_ids):
+                reference = node.op.reference_inplace
             try:
-                out = node.op.reference(arrays, node.attrs)
+                out = reference(arrays, node.attrs)
             except (IndexError, ValueError) as exc:
                 if node.op.may_fail:
                     exc.add_note(f"raised by lazynum op {node.op.name!r} traced at {node.site}")

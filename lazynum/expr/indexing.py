@@ -81,25 +81,28 @@ def _scatter_shape(args, attrs):
     return base.shape
 
 
-def _scatter_reference(arrays, attrs):
+def _scatter_inplace(arrays, attrs):
     base, idx, values = arrays
-    out = np.array(base, copy=True, order="C")
-    out.reshape(-1)[idx] = values
-    return out
+    base.reshape(-1)[idx] = values
+    return base
 
 
-def _scatter_add_reference(arrays, attrs):
+def _scatter_add_inplace(arrays, attrs):
     base, idx, values = arrays
-    out = np.array(base, copy=True, order="C")
-    np.add.at(out.reshape(-1), idx, values)
-    return out
+    np.add.at(base.reshape(-1), idx, values)
+    return base
+
+
+def _on_a_copy(inplace):
+    return lambda arrays, attrs: inplace([np.array(arrays[0], copy=True, order="C"), *arrays[1:]], attrs)
 
 
 SCATTER = register("scatter", "index", shape=_scatter_shape, dtype=lambda args, attrs: args[0].dtype,
-                   reference=_scatter_reference,
+                   reference=_on_a_copy(_scatter_inplace), reference_inplace=_scatter_inplace,
                    doc="Copy of base with base.flat[idx] = values (the last duplicate wins).")
 SCATTER_ADD = register("scatter_add", "index", shape=_scatter_shape,
-                       dtype=lambda args, attrs: args[0].dtype, reference=_scatter_add_reference,
+                       dtype=lambda args, attrs: args[0].dtype,
+                       reference=_on_a_copy(_scatter_add_inplace), reference_inplace=_scatter_add_inplace,
                        doc="Copy of base with values added at flat idx (duplicates accumulate).")
 
 

@@ -78,18 +78,21 @@ def _view_scatter_dtype(args, attrs):
     return args[0].dtype
 
 
-def _view_scatter_reference(arrays, attrs):
+def _view_scatter_inplace(arrays, attrs):
     base, value = arrays
-    out = np.array(base, copy=True, order="C")
-    region = _strided(out.reshape(-1), *attrs, writeable=True)
+    region = _strided(base.reshape(-1), *attrs, writeable=True)
     if region.size:
         region[...] = value
-    return out
+    return base
+
+
+def _view_scatter_reference(arrays, attrs):
+    return _view_scatter_inplace([np.array(arrays[0], copy=True, order="C"), arrays[1]], attrs)
 
 
 VIEW_SCATTER = register(
     "view_scatter", "view", shape=_view_scatter_shape, dtype=_view_scatter_dtype,
-    reference=_view_scatter_reference,
+    reference=_view_scatter_reference, reference_inplace=_view_scatter_inplace,
     doc="A new version of base whose strided region (shape, strides, offset) holds value.")
 
 

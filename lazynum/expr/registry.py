@@ -25,12 +25,17 @@ class Op:
         Validate inputs and return the output shape / dtype; raise NumPy's exception types.
     reference : callable ``(arrays, attrs) -> numpy.ndarray``
         The NumPy definition of the op: the oracle and the ``numpy`` backend.
+    reference_inplace : callable, optional
+        For ops that produce an updated copy of ``arrays[0]`` (scatters): the same update
+        done in place, which a backend may use when it owns that buffer and nothing else
+        reads it.
     """
-    __slots__ = ("name", "kind", "shape_rule", "dtype_rule", "reference", "vjp", "lowerings",
-                 "doc", "may_fail")
+    __slots__ = ("name", "kind", "shape_rule", "dtype_rule", "reference", "reference_inplace",
+                 "vjp", "lowerings", "doc", "may_fail")
 
     def __init__(self, name: str, kind: str, shape_rule: Callable, dtype_rule: Callable,
-                 reference: Callable, doc: str = "", may_fail: bool = False):
+                 reference: Callable, doc: str = "", may_fail: bool = False,
+                 reference_inplace: Callable | None = None):
         if kind not in KINDS:
             raise ValueError(f"unknown op kind {kind!r}")
         self.name = name
@@ -38,6 +43,7 @@ class Op:
         self.shape_rule = shape_rule
         self.dtype_rule = dtype_rule
         self.reference = reference
+        self.reference_inplace = reference_inplace
         self.vjp = None          # filled in beside the op by lazynum.autograd
         self.lowerings = {}      # backend name -> lowering, filled in by compiled backends
         self.doc = doc
@@ -54,11 +60,12 @@ OPS: dict[str, Op] = {}
 
 
 def register(name: str, kind: str, *, shape, dtype, reference, doc: str = "",
-             may_fail: bool = False) -> Op:
+             may_fail: bool = False, reference_inplace=None) -> Op:
     """Create and register a primitive; a duplicate name is a programming error."""
     if name in OPS:
         raise ValueError(f"op {name!r} registered twice")
-    op = Op(name, kind, shape, dtype, reference, doc=doc, may_fail=may_fail)
+    op = Op(name, kind, shape, dtype, reference, doc=doc, may_fail=may_fail,
+            reference_inplace=reference_inplace)
     OPS[name] = op
     return op
 
