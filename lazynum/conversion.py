@@ -14,7 +14,7 @@ from .arraytype import ndarray, wrap
 from .expr import node as nodes
 from .expr.elementwise import CAST
 from .expr.movement import VIEW
-from .expr.shapes import broadcast_shapes
+from .expr.shapes import broadcast_shapes, c_strides
 
 WEAK_TYPES = (bool, int, float)
 
@@ -49,9 +49,15 @@ def numpy_constant(value, dtype=None) -> "nodes.Node":
 
 
 def to_node(x, dtype=None) -> "nodes.Node":
-    """Strong conversion: the node for ``x`` (optionally cast to ``dtype``)."""
+    """Strong conversion: the node for ``x`` (optionally cast to ``dtype``).
+
+    ``x`` may be a lazynum array, anything NumPy converts, or already a node (internal
+    callers pass those through).
+    """
     if isinstance(x, ndarray):
         node = x._n()
+    elif isinstance(x, nodes.Node):
+        node = x
     elif _contains_lazy(x) and isinstance(x, (list, tuple)):
         from .joining import stack
         node = stack([to_array(item) for item in x])._n()
@@ -71,6 +77,15 @@ def to_array(x, dtype=None) -> ndarray:
 
 def cast(node, dtype) -> "nodes.Node":
     return node if node.dtype == dtype else nodes.apply(CAST, (node,), (dtype,))
+
+
+def reshape_node(node, shape) -> "nodes.Node":
+    """``node``'s value (a C-order array) seen with ``shape`` of the same size (a view node;
+    internal temporaries never need a window's aliasing)."""
+    shape = tuple(int(d) for d in shape)
+    if node.shape == shape:
+        return node
+    return nodes.apply(VIEW, (node,), (shape, c_strides(shape), 0))
 
 
 def broadcast_node(node, shape) -> "nodes.Node":

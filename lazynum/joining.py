@@ -19,12 +19,11 @@ import numpy as np
 
 from . import dtypes
 from .arraytype import ndarray, wrap
-from .conversion import broadcast_node, cast, to_array, to_node
+from .conversion import broadcast_node, cast, reshape_node, to_array, to_node
 from .expr import node as nodes
 from .expr.indexing import TAKE
 from .expr.movement import CONCATENATE, VIEW
 from .expr.shapes import c_strides, normalize_axis
-from .layout import identity
 from .manipulation import broadcast_to, flip, transpose
 
 __all__ = ["concatenate", "concat", "stack", "hstack", "vstack", "dstack", "column_stack",
@@ -36,14 +35,6 @@ _NoValue = getattr(np, "_NoValue", object())   # NumPy's "argument not given" ma
 
 
 # -- node helpers (internal temporaries never become windows) -----------------------------
-def _reshape(node, shape):
-    """``node``'s value viewed with a new C-order ``shape`` of the same size."""
-    shape = tuple(int(d) for d in shape)
-    if node.shape == shape:
-        return node
-    return nodes.apply(VIEW, (node,), identity(shape))
-
-
 def _slice(node, axis, start, stop):
     """``node[..., start:stop, ...]`` along ``axis`` with ``0 <= start <= stop <= size``."""
     shape = list(node.shape)
@@ -57,7 +48,7 @@ def _slice(node, axis, start, stop):
 
 def _expand(node, axis):
     """Insert a size-1 axis at (non-negative) ``axis``."""
-    return _reshape(node, node.shape[:axis] + (1,) + node.shape[axis:])
+    return reshape_node(node, node.shape[:axis] + (1,) + node.shape[axis:])
 
 
 def _atleast(node, ndim):
@@ -65,10 +56,10 @@ def _atleast(node, ndim):
     if len(node.shape) >= ndim:
         return node
     if ndim == 3 and len(node.shape) == 2:
-        return _reshape(node, node.shape + (1,))
+        return reshape_node(node, node.shape + (1,))
     if ndim == 3 and len(node.shape) == 1:
-        return _reshape(node, (1, node.shape[0], 1))
-    return _reshape(node, (1,) * (ndim - len(node.shape)) + node.shape)
+        return reshape_node(node, (1, node.shape[0], 1))
+    return reshape_node(node, (1,) * (ndim - len(node.shape)) + node.shape)
 
 
 _STACK_MESSAGE = 'arrays to stack must be passed as a "sequence" type such as list or tuple.'
@@ -174,7 +165,7 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     items = _sequence(arrays, "The first input argument needs to be a sequence")
     parts = [to_node(a) for a in items]
     if axis is None:
-        parts = [_reshape(p, (p.size,)) for p in parts]
+        parts = [reshape_node(p, (p.size,)) for p in parts]
         axis = 0
     return _join(parts, axis, out, dtype, casting)
 
@@ -263,7 +254,7 @@ def column_stack(tup):
     for a in _sequence(tup, _STACK_MESSAGE):
         node = to_node(a)
         if len(node.shape) < 2:
-            node = _reshape(node, (node.size, 1))
+            node = reshape_node(node, (node.size, 1))
         parts.append(node)
     return _join(parts, 1)
 
@@ -282,7 +273,7 @@ def append(arr, values, axis=None):
     """
     a, v = to_node(arr), to_node(values)
     if axis is None:
-        a, v = _reshape(a, (a.size,)), _reshape(v, (v.size,))
+        a, v = reshape_node(a, (a.size,)), reshape_node(v, (v.size,))
         axis = 0
     return _join([a, v], axis)
 
@@ -455,16 +446,16 @@ def tile(A, reps):
     if any(d < 0 for d in shape_out) or (node.size and any(t < 0 for t in tup)):
         raise ValueError("negative dimensions are not allowed")
     if node.size == 0:
-        return wrap(_reshape(node, shape_out))
-    interleaved = _reshape(node, tuple(x for s in node.shape for x in (1, s)))
+        return wrap(reshape_node(node, shape_out))
+    interleaved = reshape_node(node, tuple(x for s in node.shape for x in (1, s)))
     big = broadcast_node(interleaved, tuple(x for s, t in zip(node.shape, tup) for x in (t, s)))
-    return wrap(_reshape(big, shape_out))
+    return wrap(reshape_node(big, shape_out))
 
 
 def _atleast_lead(node, ndim):
     """``node`` with leading size-1 axes up to ``ndim`` (NumPy's ``ndmin``)."""
     missing = ndim - len(node.shape)
-    return _reshape(node, (1,) * missing + node.shape) if missing > 0 else node
+    return reshape_node(node, (1,) * missing + node.shape) if missing > 0 else node
 
 
 def _repeat_counts(repeats):
@@ -501,7 +492,7 @@ def repeat(a, repeats, axis=None):
     """
     node = to_node(a)
     if axis is None or not node.shape:
-        node = _reshape(node, (node.size,))
+        node = reshape_node(node, (node.size,))
         axis = 0 if axis is None else axis
     axis = normalize_axis(axis, len(node.shape))
     counts = _repeat_counts(repeats)
@@ -514,7 +505,7 @@ def repeat(a, repeats, axis=None):
             return wrap(node)
         shape = node.shape
         wide = broadcast_node(_expand(node, axis + 1), shape[:axis + 1] + (r,) + shape[axis + 1:])
-        return wrap(_reshape(wide, shape[:axis] + (n * r,) + shape[axis + 1:]))
+        return wrap(reshape_node(wide, shape[:axis] + (n * r,) + shape[axis + 1:]))
     if counts.shape[0] != n:
         raise ValueError(f"operands could not be broadcast together with shape ({n},) "
                          f"({counts.shape[0]},)")
@@ -538,7 +529,7 @@ def resize(a, new_shape):
     if isinstance(new_shape, (int, np.integer)):
         new_shape = (new_shape,)
     node = to_node(a)
-    node = _reshape(node, (node.size,))
+    node = reshape_node(node, (node.size,))
     new_size = 1
     for d in new_shape:
         new_size *= d
@@ -548,9 +539,9 @@ def resize(a, new_shape):
     if node.size == 0 or new_size == 0:
         return wrap(broadcast_node(nodes.scalar(0, node.dtype), shape))
     copies = -(-new_size // node.size)
-    cycled = _reshape(broadcast_node(_reshape(node, (1, node.size)), (copies, node.size)),
+    cycled = reshape_node(broadcast_node(reshape_node(node, (1, node.size)), (copies, node.size)),
                       (copies * node.size,))
-    return wrap(_reshape(_slice(cycled, 0, 0, new_size), shape))
+    return wrap(reshape_node(_slice(cycled, 0, 0, new_size), shape))
 
 
 def roll(a, shift, axis=None):
@@ -568,8 +559,8 @@ def roll(a, shift, axis=None):
     node = to_node(a)
     shift = _host(shift, "roll")
     if axis is None:
-        flat = _roll(_reshape(node, (node.size,)), shift, (0,))
-        return wrap(_reshape(flat, node.shape))
+        flat = _roll(reshape_node(node, (node.size,)), shift, (0,))
+        return wrap(reshape_node(flat, node.shape))
     if not isinstance(axis, (tuple, list)):
         axis = (axis,)
     ndim = len(node.shape)

@@ -31,11 +31,6 @@ __all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "einsum", "kr
 _apply = nodes.apply
 
 
-def _node(x):
-    """Strong conversion (NumPy's products call ``asarray`` on Python scalars too)."""
-    return x._n() if type(x) is ndarray else to_node(x)
-
-
 @functools.lru_cache(maxsize=1024)
 def _loop_dtype(ufunc_name: str, a: np.dtype, b: np.dtype, want, casting: str) -> np.dtype:
     """The dtype of the (homogeneous) loop NumPy's gufunc ``ufunc_name`` runs."""
@@ -110,7 +105,7 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", dtype=None, **kwargs):
         If an operand is 0-d, the core dims do not match, or the batch dims do not broadcast.
     """
     _check_kwargs("matmul", kwargs)
-    a, b = _node(x1), _node(x2)
+    a, b = to_node(x1), to_node(x2)
     dt = _gufunc_dtype("matmul", a, b, dtype, casting)
     return _store(_matmul_node(a, b, dt), out, casting, "matmul")
 
@@ -157,7 +152,7 @@ def dot(a, b, out=None):
     ValueError
         If the summed dims differ ("shapes ... not aligned").
     """
-    a, b = _node(a), _node(b)
+    a, b = to_node(a), to_node(b)
     if not a.shape or not b.shape:
         result = _multiply(a, b)._n()
         return _store_dot(result, out)
@@ -189,7 +184,7 @@ def vdot(a, b, /):
     ValueError
         If the sizes differ.
     """
-    a, b = _node(a), _node(b)
+    a, b = to_node(a), to_node(b)
     if a.size != b.size:
         raise ValueError(f"cannot reshape array of size {b.size} into shape ({a.size},)")
     dt = dtypes.result_type(a.dtype, b.dtype)
@@ -214,7 +209,7 @@ def inner(a, b, /):
     ValueError
         If the last dims differ.
     """
-    a, b = _node(a), _node(b)
+    a, b = to_node(a), to_node(b)
     if not a.shape or not b.shape:
         return _multiply(a, b)
     if a.shape[-1] != b.shape[-1]:
@@ -318,7 +313,7 @@ def tensordot(a, b, axes=2):
         An axis out of range (as NumPy).
     """
     axes_a, axes_b = _tensordot_axes(axes)
-    a, b = _node(a), _node(b)
+    a, b = to_node(a), to_node(b)
     return wrap(_tensordot_nodes(a, b, axes_a, axes_b, dtypes.result_type(a.dtype, b.dtype)))
 
 
@@ -385,7 +380,7 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         subscripts, operands = operands[0], list(operands[1:])
     else:
         subscripts, operands = _interleaved(operands)
-    args = [_node(op) for op in operands]
+    args = [to_node(op) for op in operands]
     shapes = [a.shape for a in args]
     explicit, _ = parse_einsum(subscripts, shapes)
     if dtype is None:
@@ -421,7 +416,7 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, casting="same_kind", dtype=None, **k
         0-d operands, a mismatched core dim, or batch dims that do not broadcast.
     """
     _check_kwargs("vecdot", kwargs)
-    a, b = _node(x1), _node(x2)
+    a, b = to_node(x1), to_node(x2)
     _need_dims("vecdot", (a, b), (1, 1), "(n),(n)->()")
     a = moveaxis(wrap(a), normalize_axis(axis, len(a.shape)), -1)._n()
     b = moveaxis(wrap(b), normalize_axis(axis, len(b.shape)), -1)._n()
@@ -460,7 +455,7 @@ def matvec(x1, x2, /, out=None, *, casting="same_kind", dtype=None, **kwargs):
         Shape ``(..., m)``.
     """
     _check_kwargs("matvec", kwargs)
-    a, b = _node(x1), _node(x2)
+    a, b = to_node(x1), to_node(x2)
     _need_dims("matvec", (a, b), (2, 1), "(m,n),(n)->(m)")
     if a.shape[-1] != b.shape[-1]:
         raise ValueError(f"matvec: Input operand 1 has a mismatch in its core dimension 0, with "
@@ -487,7 +482,7 @@ def vecmat(x1, x2, /, out=None, *, casting="same_kind", dtype=None, **kwargs):
         Shape ``(..., m)``.
     """
     _check_kwargs("vecmat", kwargs)
-    a, b = _node(x1), _node(x2)
+    a, b = to_node(x1), to_node(x2)
     _need_dims("vecmat", (a, b), (1, 2), "(n),(n,m)->(m)")
     if a.shape[-1] != b.shape[-2]:
         raise ValueError(f"vecmat: Input operand 1 has a mismatch in its core dimension 0, with "
@@ -536,7 +531,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
     """
     from . import reductions as r
     from .ufuncs import call
-    a = wrap(_node(x))
+    a = wrap(to_node(x))
     if a.dtype.kind != "f":
         a = a.astype(np.float64)
     if axis is None:

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import dtypes
 from .arraytype import ndarray, wrap
-from .conversion import broadcast_node, cast, is_weak, to_node, weak_scalar
+from .conversion import broadcast_node, cast, is_weak, reshape_node, to_node, weak_scalar
 from .expr import node as nodes
 from .expr.elementwise import SELECT, UFUNC_OPS, loop_signature
 from .expr.extern import SORT
@@ -55,19 +55,6 @@ _SCANS = {"add": CUMSUM, "multiply": CUMPROD, "logical_or": CUMSUM, "logical_and
 
 
 # -- small node helpers -----------------------------------------------------------------------
-def _node(a):
-    """The node of an array-like (internal callers may pass a node itself)."""
-    if isinstance(a, ndarray):
-        return a._n()
-    return a if isinstance(a, nodes.Node) else to_node(a)
-
-
-def _reshape(node, shape):
-    """``node``'s value (a C-order array) seen with ``shape`` of the same size."""
-    shape = tuple(shape)
-    return node if node.shape == shape else _apply(VIEW, (node,), (shape, c_strides(shape), 0))
-
-
 def _uf(name, *args):
     """``numpy.<name>(*args)`` on nodes, with NumPy's loop (promotion) and broadcasting."""
     signature = loop_signature(getattr(np, name), tuple(a.dtype for a in args))
@@ -145,7 +132,7 @@ def _reduce(name, a, axis, dtype=None, out=None, keepdims=False, initial=_NoValu
             legacy=False):
     """Node of ``numpy.<name>.reduce(a, ...)``: keepdims applied, in ``out``'s dtype if given."""
     _check_out(out)
-    node = _node(a)
+    node = to_node(a)
     axes = _axes(axis, len(node.shape), legacy)
     acc = _acc(name, node.dtype, dtype, out)
     op, identity = _REDUCERS[name]
@@ -172,7 +159,7 @@ def _reduce(name, a, axis, dtype=None, out=None, keepdims=False, initial=_NoValu
         if explicit:
             result = _apply(UFUNC_OPS[name], (result, init), ())
     if keepdims and keepdims is not _NoValue:
-        result = _reshape(result, _kept(node.shape, axes))
+        result = reshape_node(result, _kept(node.shape, axes))
     if out is None:
         return result
     _check_shape(out, result)
@@ -296,7 +283,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     -------
     lazynum.ndarray
     """
-    node = _node(a)
+    node = to_node(a)
     if _static_count(node.shape, axis, where) == 0:
         warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
     dtype = _float_default(node.dtype, dtype)
@@ -314,7 +301,7 @@ def _ddof(ddof, correction):
 
 def _var(a, axis, dtype, out, ddof, keepdims, where, mean_value):
     """Node of NumPy's ``_var``: sum((x - mean)**2) / max(n - ddof, 0)."""
-    node = _node(a)
+    node = to_node(a)
     n = _static_count(node.shape, axis, where)
     if n is not None and isinstance(ddof, (int, float, np.generic)) and ddof >= n:
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
@@ -322,7 +309,7 @@ def _var(a, axis, dtype, out, ddof, keepdims, where, mean_value):
     if mean_value is _NoValue or mean_value is None:
         total = _reduce("add", node, axis, dtype, None, True, _NoValue, where)
         mean_value = _divide_as(total, _count(node.shape, axis, True, where))
-    deviation = _uf("subtract", node, _node(mean_value))
+    deviation = _uf("subtract", node, to_node(mean_value))
     squares = _uf("square", deviation)
     total = _reduce("add", squares, axis, dtype, out, keepdims, _NoValue, where)
     if n is not None and isinstance(ddof, (int, float, np.generic)):
@@ -366,19 +353,19 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
 # -- arg-reductions ---------------------------------------------------------------------------
 def _arg_input(a, axis):
     """(node to reduce, its axis, keepdims shape) following NumPy's argmax axis rules."""
-    node = _node(a)
+    node = to_node(a)
     shape = node.shape
     if axis is None:
-        return _reshape(node, (node.size,)), 0, (1,) * len(shape)
+        return reshape_node(node, (node.size,)), 0, (1,) * len(shape)
     ax = normalize_axis(axis, builtins.max(len(shape), 1))
     if not shape:
-        return _reshape(node, (1,)), 0, ()
+        return reshape_node(node, (1,)), 0, ()
     return node, ax, _kept(shape, (ax,))
 
 
 def _arg_out(result, kept, out, keepdims):
     _check_out(out)
-    result = _reshape(result, kept) if keepdims and keepdims is not _NoValue else result
+    result = reshape_node(result, kept) if keepdims and keepdims is not _NoValue else result
     if out is not None:
         _check_shape(out, result)
         if not np.can_cast(out.dtype, INT64, "safe"):
@@ -413,12 +400,12 @@ def argmin(a, axis=None, out=None, *, keepdims=False):
 def _scan(name, a, axis, dtype, out, flatten=True):
     """Node of ``numpy.<name>.accumulate`` (cumsum rules: axis=None flattens, 0-d is 1-d)."""
     _check_out(out)
-    node = _node(a)
+    node = to_node(a)
     if axis is None and flatten:
-        node, ax = _reshape(node, (node.size,)), 0
+        node, ax = reshape_node(node, (node.size,)), 0
     else:
         ax = normalize_axis(axis, builtins.max(len(node.shape), 1))
-        node = _reshape(node, (1,)) if not node.shape else node
+        node = reshape_node(node, (1,)) if not node.shape else node
     acc = _acc(name, node.dtype, dtype, out)
     op = _SCANS[name]
     if acc == BOOL:   # or / and as a running count / product of 0s and 1s
@@ -442,7 +429,7 @@ def cumprod(a, axis=None, dtype=None, out=None):
 
 
 def _cumulative(name, x, axis, dtype, out, include_initial):
-    node = _node(x)
+    node = to_node(x)
     if axis is None:
         if len(node.shape) >= 2:
             raise ValueError("For arrays which have more than one dimension ``axis`` argument "
@@ -474,7 +461,7 @@ def ufunc_accumulate(uf, array, axis=0, dtype=None, out=None):
     name = uf.__name__
     if name not in _SCANS:
         raise NotImplementedError(f"lazynum has no lazy {name}.accumulate")
-    node = _node(array)
+    node = to_node(array)
     if not node.shape:
         if axis is not None and not isinstance(axis, tuple):
             normalize_axis(axis, 1)       # NumPy checks axis 0/-1 first
@@ -511,13 +498,13 @@ def count_nonzero(a, axis=None, *, keepdims=False):
     Unlike NumPy, ``axis=None`` gives a lazy 0-d array rather than a Python int (an int
     would force a sync).
     """
-    return sum(cast(_node(a), BOOL), axis, INT64, None, keepdims)
+    return sum(cast(to_node(a), BOOL), axis, INT64, None, keepdims)
 
 
 def _weights(weights, shape, axes):
     """Weights shaped to broadcast against ``a`` (NumPy's ``_weights_are_valid``)."""
     from .manipulation import reshape, transpose
-    wgt = wrap(_node(weights))
+    wgt = wrap(to_node(weights))
     if wgt.shape == shape:
         return wgt
     if axes is None:
@@ -550,7 +537,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     NumPy raises ZeroDivisionError when weights sum to zero; that depends on data, so here
     the result is inf/NaN instead.
     """
-    a = wrap(_node(a))
+    a = wrap(to_node(a))
     keepdims = False if keepdims is _NoValue else keepdims
     axes = None if axis is None else tuple(
         normalize_axis(ax, a.ndim) for ax in (axis if isinstance(axis, tuple) else (axis,)))
@@ -580,7 +567,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     -------
     lazynum.ndarray
     """
-    node = _node(a)
+    node = to_node(a)
     shape, ndim = node.shape, len(node.shape)
     axes = _axes(axis, ndim)
     rest = [i for i in range(ndim) if i not in axes]
@@ -593,7 +580,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         strides = c_strides(node.shape)
         node = _apply(VIEW, (node,), (tuple(node.shape[i] for i in order),
                                       tuple(strides[i] for i in order), 0))
-    node = _reshape(node, moved)
+    node = reshape_node(node, moved)
     length = moved[-1]
     if length:
         node = _apply(SORT, (node,), (len(moved) - 1, "quicksort"))
@@ -605,13 +592,13 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         last = _apply(VIEW, (node,), (moved[:-1], strides[:-1], (length - 1) * strides[-1]))
         nan = nodes.scalar(np.nan, result.dtype)
         result = _apply(SELECT, (_apply(UFUNC_OPS["isnan"], (last,), ()), nan, result), ())
-    return _emit(_reshape(result, _kept(shape, axes)) if keepdims else result, out)
+    return _emit(reshape_node(result, _kept(shape, axes)) if keepdims else result, out)
 
 
 # -- NaN-ignoring variants --------------------------------------------------------------------
 def _nan_fill(a, value):
     """(input with NaN replaced by ``value``, NaN mask) for floats; (input, None) otherwise."""
-    node = _node(a)
+    node = to_node(a)
     if node.dtype.kind != "f":
         return node, None
     mask = _apply(UFUNC_OPS["isnan"], (node,), ())
@@ -643,14 +630,14 @@ def nanmax(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True)
 
     NumPy's "All-NaN slice encountered" RuntimeWarning depends on data and is not issued.
     """
-    node = _node(a)
+    node = to_node(a)
     name = "fmax" if node.dtype.kind == "f" else "maximum"
     return _emit(_reduce(name, node, axis, None, out, keepdims, initial, where, True), out)
 
 
 def nanmin(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """:func:`min` ignoring NaN (``fmin.reduce``); see :func:`nanmax`."""
-    node = _node(a)
+    node = to_node(a)
     name = "fmin" if node.dtype.kind == "f" else "minimum"
     return _emit(_reduce(name, node, axis, None, out, keepdims, initial, where, True), out)
 
@@ -708,11 +695,11 @@ def _nanvar(a, axis, dtype, out, ddof, keepdims, where, mean_value):
     if mean_value is _NoValue:
         mean_value = _divide_as(_reduce("add", filled, axis, dtype, None, True, _NoValue,
                                         where, True), count)
-    deviation = cast(_uf("subtract", filled, _node(mean_value)), filled.dtype)
+    deviation = cast(_uf("subtract", filled, to_node(mean_value)), filled.dtype)
     deviation = _apply(SELECT, (mask, nodes.scalar(0, filled.dtype), deviation), ())
     total = _reduce("add", _uf("multiply", deviation, deviation), axis, dtype, out, keepdims,
                     _NoValue, where, True)
-    dof = call(np.subtract, (wrap(_reshape(count, total.shape)), ddof))._n()
+    dof = call(np.subtract, (wrap(reshape_node(count, total.shape)), ddof))._n()
     result = _divide_as(total, dof)
     bad = _uf("less_equal", dof, nodes.scalar(0, dof.dtype))
     return _apply(SELECT, (bad, nodes.scalar(np.nan, result.dtype), result), ())
@@ -721,7 +708,7 @@ def _nanvar(a, axis, dtype, out, ddof, keepdims, where, mean_value):
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
            mean=_NoValue, correction=_NoValue):
     """:func:`var` ignoring NaN; slices with ``N - ddof <= 0`` non-NaN values give NaN."""
-    ddof, a = _ddof(ddof, correction), _node(a)
+    ddof, a = _ddof(ddof, correction), to_node(a)
     if a.dtype.kind != "f":
         return var(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
     return _emit(_nanvar(a, axis, dtype, out, ddof, keepdims, where, mean), out)
@@ -730,7 +717,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
            mean=_NoValue, correction=_NoValue):
     """:func:`std` ignoring NaN; see :func:`nanvar`."""
-    ddof, a = _ddof(ddof, correction), _node(a)
+    ddof, a = _ddof(ddof, correction), to_node(a)
     if a.dtype.kind != "f":
         return std(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
     return _emit(_sqrt_as(_nanvar(a, axis, dtype, out, ddof, keepdims, where, mean), out), out)
