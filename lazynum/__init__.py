@@ -30,6 +30,7 @@ from .reductions import *        # noqa: F401,F403
 from .mathfuncs import *         # noqa: F401,F403
 from .linalg import *            # noqa: F401,F403
 from .sorting import *           # noqa: F401,F403
+from .memory import *            # noqa: F401,F403
 from .ufuncs import UFUNCS as _UFUNCS, ufunc
 from . import methods as _methods, protocols as _protocols  # noqa: F401  (install methods)
 from .sync_api import sync, graph_text, graph_dot, graph_hash
@@ -43,22 +44,27 @@ exceptions = _np.exceptions
 AxisError = _np.exceptions.AxisError
 
 from . import creation as _c, manipulation as _m, joining as _j, padding as _p, indexing as _i, \
-    advanced_indexing as _a, reductions as _r, mathfuncs as _f, linalg as _l, sorting as _s  # noqa: E402
+    advanced_indexing as _a, reductions as _r, mathfuncs as _f, linalg as _l, sorting as _s, \
+    memory as _mem  # noqa: E402
 
 __version__ = "0.1.0"
 __all__ = sorted(set(
-    [n for mod in (_c, _m, _j, _p, _i, _a, _r, _f, _l, _s) for n in getattr(mod, "__all__", [])]
+    [n for mod in (_c, _m, _j, _p, _i, _a, _r, _f, _l, _s, _mem)
+     for n in getattr(mod, "__all__", [])]
     + list(_UFUNCS) + ["ndarray", "sync", "config", "metrics", "metrics_report", "reset_metrics",
                        "newaxis", "pi", "e", "inf", "nan", "dtype", "finfo", "iinfo", "result_type",
                        "can_cast", "promote_types", "issubdtype", "SyncError"]))
 
 
 def __getattr__(name):
-    """NumPy names lazynum has no lazy version of resolve to counted NumPy fallbacks."""
+    """NumPy names lazynum has no lazy version of resolve to counted NumPy fallbacks
+    (resolved once: the result is cached in the module's globals)."""
     if name.startswith("__"):
         raise AttributeError(f"module 'lazynum' has no attribute {name!r}")
     from .fallbacks import resolve
     try:
-        return resolve(_np, name, "numpy")
+        value = resolve(_np, name, "numpy")
     except AttributeError:
         raise AttributeError(f"module 'lazynum' has no attribute {name!r}") from None
+    globals()[name] = value
+    return value

@@ -12,7 +12,7 @@ import types
 
 import numpy as np
 
-from .protocols import fallback
+from .protocols import METADATA, fallback
 
 # Names NumPy exports that must not be wrapped: types, constants and modules are returned
 # as they are (a dtype class or np.errstate works unchanged on either side).
@@ -36,17 +36,27 @@ class NumpySubmodule(types.ModuleType):
         self._numpy_module = module
 
     def __getattr__(self, name):
-        return resolve(self._numpy_module, name, self.__name__.replace("lazynum", "numpy", 1))
+        """Resolve NumPy's ``name`` once; later lookups find it in the module's ``__dict__``."""
+        value = resolve(self._numpy_module, name, self.__name__.replace("lazynum", "numpy", 1))
+        self.__dict__[name] = value
+        return value
 
     def __dir__(self):
         return dir(self._numpy_module)
 
 
 def resolve(module, name: str, prefix: str):
-    """``module.name`` as lazynum exposes it (AttributeError if NumPy has no such name)."""
+    """``module.name`` as lazynum exposes it (AttributeError if NumPy has no such name).
+
+    Callers cache the result (so ``lazynum.random is lazynum.random``).  NumPy functions
+    that only read metadata (``numpy.shape``, ...) are exposed as they are: on lazynum arrays
+    they dispatch to ``protocols.METADATA`` (no sync, no fallback).
+    """
     value = getattr(module, name)    # AttributeError for names NumPy lacks, as NumPy's own
     if isinstance(value, types.ModuleType):
         return NumpySubmodule(value) if value.__name__.startswith("numpy.") else value
+    if any(value is function for function in METADATA):
+        return value
     if callable(value) and not isinstance(value, type) and not isinstance(value, np.ufunc):
         return numpy_function(value, f"{prefix}.{name}")
     return value

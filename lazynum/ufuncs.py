@@ -332,16 +332,36 @@ class ufunc:
                             f"'{next(iter(kwargs))}'")
         return call(self._np, args, out=out, where=where, dtype=dtype, casting=casting)
 
+    def _fallback(self, method, inputs, kwargs):
+        """NumPy's ``method`` as a counted fallback: the path NumPy's own ufunc takes on
+        lazynum arrays (``protocols.ufunc_fallback``; ``at`` and ``out=`` write back)."""
+        from .protocols import ufunc_fallback
+        return ufunc_fallback(self._np, method, inputs, kwargs)
+
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=None, where=True):
         from .reductions import ufunc_reduce
-        return ufunc_reduce(self, array, axis, dtype, out, keepdims, initial, where)
+        try:
+            return ufunc_reduce(self, array, axis, dtype, out, keepdims, initial, where)
+        except NotImplementedError:
+            pass
+        # ``initial=None`` is "not given" here; NumPy reads None as "no identity"
+        kwargs = _given(axis=(axis, 0), dtype=(dtype, None), out=(out, None),
+                        keepdims=(keepdims, False), initial=(initial, None), where=(where, True))
+        return self._fallback("reduce", (array,), kwargs)
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         from .reductions import ufunc_accumulate
-        return ufunc_accumulate(self, array, axis, dtype, out)
+        try:
+            return ufunc_accumulate(self, array, axis, dtype, out)
+        except NotImplementedError:
+            pass
+        kwargs = _given(axis=(axis, 0), dtype=(dtype, None), out=(out, None))
+        return self._fallback("accumulate", (array,), kwargs)
 
     def reduceat(self, array, indices, axis=0, dtype=None, out=None):
-        raise NotImplementedError(f"{self.__name__}.reduceat is not lazy in lazynum")
+        """Not lazy: NumPy's ``reduceat`` as a counted fallback."""
+        kwargs = _given(axis=(axis, 0), dtype=(dtype, None), out=(out, None))
+        return self._fallback("reduceat", (array, indices), kwargs)
 
     def outer(self, A, B, /, **kwargs):
         """``op(a[..., None, ...], b)`` over every pair: shape ``a.shape + b.shape``.
@@ -353,11 +373,27 @@ class ufunc:
         from .manipulation import reshape
         a, b = to_node(A), to_node(B)
         left = reshape(wrap(a), a.shape + (1,) * len(b.shape))
-        return self(left, wrap(b), **kwargs)
+        try:
+            return self(left, wrap(b), **kwargs)
+        except NotImplementedError:
+            return self._fallback("outer", (A, B), kwargs)
 
     def at(self, a, indices, b=None):
+        """``a[indices] op= b`` unbuffered; lazy for add/subtract into a lazynum array,
+        else NumPy's ``at`` as a counted fallback that writes back into ``a``."""
         from .advanced_indexing import ufunc_at
-        return ufunc_at(self, a, indices, b)
+        if isinstance(a, ndarray):
+            try:
+                return ufunc_at(self, a, indices, b)
+            except NotImplementedError:
+                pass
+        return self._fallback("at", (a, indices) if b is None else (a, indices, b), {})
+
+
+def _given(**pairs):
+    """The keyword arguments whose value is not the default (``name=(value, default)``)."""
+    return {name: value for name, (value, default) in pairs.items()
+            if value is not default and not (type(value) is type(default) and value == default)}
 
 
 UFUNCS = {name: ufunc(name) for name in UNARY_UFUNCS + BINARY_UFUNCS + MULTI_OUTPUT_UFUNCS}
