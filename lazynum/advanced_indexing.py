@@ -29,8 +29,8 @@ from .expr.indexing import (CHECK_INDEX, PUT_ALONG_AXIS, SCATTER, SCATTER_ADD, T
                             TAKE_ALONG_AXIS)
 from .expr.movement import IOTA, VIEW
 from .expr.shapes import broadcast_shapes, c_strides, normalize_axis, size_of
-from .indexing import (base_and_layout, basic_layout, broadcast_value, convert_value,
-                       normalize_key, view_node)
+from .indexing import (_is_basic, base_and_layout, basic_layout, broadcast_value,
+                       convert_value, key_items, view_node)
 
 __all__ = ["take", "take_along_axis", "put", "put_along_axis", "place", "nonzero",
            "flatnonzero", "argwhere", "compress", "extract", "diag_indices",
@@ -77,27 +77,32 @@ def _reshape(x, shape):
     return np.reshape(x, shape)
 
 
-
-
 def _flat(node) -> "nodes.Node":
     return _reshape(node, (node.size,))
 
 
 def _check_writeable(a) -> None:
-    if a._view is not None and a._view.readonly:
+    """NumPy refuses a write into a read-only array before it looks at the key or the
+    values (also when nothing would be written), so writers check first;
+    ``ndarray._replace_storage`` checks again for every write that reaches it."""
+    if not a.flags["WRITEABLE"]:
         raise ValueError("assignment destination is read-only")
 
 
 # -- index normalization ---------------------------------------------------------------------
 def _host_index(idx: np.ndarray, size: int, axis: int) -> np.ndarray:
-    """Bounds-check host indices now (NumPy's IndexError) and make them non-negative int64."""
-    if idx.size:
-        bad = (idx < -size) | (idx >= size)
-        if bad.any():
-            raise IndexError(f"index {idx[bad].flat[0]} is out of bounds for axis {axis} "
-                             f"with size {size}")
-    idx = idx.astype(np.int64)      # a private copy: the caller may mutate theirs later
-    return np.where(idx < 0, idx + size, idx) if idx.size and idx.min() < 0 else idx
+    """Host indices checked now (NumPy's IndexError) as a private non-negative int64 copy.
+
+    The host side of the ``check_index`` primitive (same rule, same message): uint64 is
+    compared before the cast to int64, which would wrap its largest values.
+    """
+    out = idx.astype(np.int64)      # a private copy: the caller may mutate theirs later
+    bad = (idx >= size) if idx.dtype == np.uint64 else (out < -size) | (out >= size)
+    if bad.any():
+        raise IndexError(f"index {idx[bad].flat[0]} is out of bounds for axis {axis} "
+                         f"with size {size}")
+    np.add(out, size, out=out, where=out < 0)
+    return out
 
 
 def _checked(idx, size: int, axis: int):
@@ -168,55 +173,64 @@ def _check_mask_shape(mask_shape, shape, dim):
                              f"boolean axis is {m}")
 
 
-def _parse(a, items):
-    """Split a key into basic items and advanced entries.
+def _parse_item(item, shape, dim):
+    """One key item at array dim ``dim``: ``(basic items, advanced index or None, dims used)``.
 
-    Returns ``(basic, entries, slots)``: ``basic`` applies with ``basic_layout`` (every array
-    index replaced by a full slice, boolean scalars by a new axis); ``entries`` are
-    ``(view dim, int64 index)`` or ``(view dim, (raw index, axis size, axis))`` for integer
-    arrays still to be checked; ``slots`` are the key positions of the advanced
-    items (integers included), which decide where the broadcast index dims go.
+    The advanced index is the raw integer array or boolean mask (a boolean scalar as a 0-d
+    mask); its basic items are full slices over the dims it indexes, or a new axis for a
+    0-d mask (length 0 or 1, selected or not).  Nothing is synced here.
     """
-    shape = a.shape
+    if item is None:
+        return [None], None, 0
+    if isinstance(item, slice):
+        return [item], None, 1
+    if isinstance(item, (bool, np.bool_)):
+        return [None], np.asarray(item), 0
+    if not isinstance(item, (ndarray, np.ndarray)):
+        return [operator.index(item)], None, 1
+    if item.dtype == dtypes.BOOL:
+        if item.ndim == 0:
+            return [None], item, 0
+        _check_mask_shape(item.shape, shape, dim)
+        return [slice(None)] * item.ndim, item, item.ndim
+    if item.dtype.kind not in "iu":
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    return [slice(None)], item, 1
+
+
+def _parse(a, items, positions):
+    """Split an advanced key into basic items and advanced entries, without syncing.
+
+    Returns ``(basic, entries, adjacent)``: ``basic`` applies with ``basic_layout``;
+    ``entries`` are ``(view dim, index, array dim)`` for each array item; ``adjacent`` says
+    whether the advanced items (integers included) sit next to each other in the original
+    key (``positions``), in which case the broadcast index dims replace them in place,
+    else NumPy puts them first.
+    """
     basic, entries, slots = [], [], []
     dim = vdim = 0
-    for slot, item in enumerate(items):
-        if item is None:
-            basic.append(None)
-            vdim += 1
-        elif isinstance(item, slice):
-            basic.append(item)
-            dim += 1
-            vdim += 1
-        elif isinstance(item, (ndarray, np.ndarray, bool, np.bool_)):
-            slots.append(slot)
-            dt = item.dtype if isinstance(item, (ndarray, np.ndarray)) else dtypes.BOOL
-            if dt == dtypes.BOOL:
-                if getattr(item, "ndim", 0):      # checked before a lazy mask syncs
-                    _check_mask_shape(item.shape, shape, dim)
-                mask = _mask_value(item)
-                if mask.ndim == 0:          # a new axis of length 1, selected or not
-                    basic.append(None)
-                    entries.append((vdim, np.zeros(int(bool(mask)), np.int64)))
-                    vdim += 1
-                    continue
-                for nz in np.nonzero(mask):
-                    basic.append(slice(None))
-                    entries.append((vdim, nz.astype(np.int64, copy=False)))
-                    dim += 1
-                    vdim += 1
-            elif dt.kind in "iu":
-                entries.append((vdim, (item, shape[dim], dim)))
-                basic.append(slice(None))
-                dim += 1
-                vdim += 1
-            else:
-                raise IndexError("arrays used as indices must be of integer (or boolean) type")
-        else:
-            slots.append(slot)
-            basic.append(operator.index(item))
-            dim += 1
-    return basic, entries, slots
+    for item, position in zip(items, positions):
+        parts, index, used = _parse_item(item, a.shape, dim)
+        if index is not None:
+            entries.append((vdim, index, dim))
+        if index is not None or not (item is None or isinstance(item, slice)):
+            slots.append(position)
+        basic += parts
+        dim += used
+        vdim += sum(1 for part in parts if not isinstance(part, int))
+    return basic, entries, slots == list(range(slots[0], slots[0] + len(slots)))
+
+
+def _indices(entry, shape):
+    """An entry as ``(view dim, index)`` pairs: an integer array still to be checked as
+    ``(raw, axis size, axis)``; a mask synced into int64 indices, one per mask dim."""
+    vdim, index, dim = entry
+    if index.dtype != dtypes.BOOL:
+        return [(vdim, (index, shape[dim], dim))]
+    mask = _mask_value(index)
+    if mask.ndim == 0:
+        return [(vdim, np.zeros(int(bool(mask)), np.int64))]
+    return [(vdim + j, nz.astype(np.int64, copy=False)) for j, nz in enumerate(np.nonzero(mask))]
 
 
 def _index_shape(shapes) -> tuple:
@@ -228,22 +242,23 @@ def _index_shape(shapes) -> tuple:
                          f"with shapes {shown}") from None
 
 
-def _plan(a, items):
+def _plan(a, parsed):
     """(base node, region layout, indices, broadcast index shape, position of index dims).
 
     The region is a layout over ``base`` whose dims ``[p, p + len(indices))`` are the indexed
     ones (moved to the front when the advanced items are not adjacent, as NumPy does).
     """
-    basic, entries, slots = _parse(a, items)
+    basic, entries, adjacent = parsed
+    pairs = [pair for entry in entries for pair in _indices(entry, a.shape)]
     base, layout = base_and_layout(a)
     region = basic_layout(layout, basic)
-    vdims = [vd for vd, _ in entries]
-    bshape = _index_shape([(idx[0] if isinstance(idx, tuple) else idx).shape for _, idx in entries])
+    vdims = [vd for vd, _ in pairs]
+    bshape = _index_shape([(idx[0] if isinstance(idx, tuple) else idx).shape for _, idx in pairs])
     # NumPy checks 0-d indices like integers, the others only when something is selected.
     check = size_of(bshape) > 0
     idxs = [idx if not isinstance(idx, tuple) else _checked(*idx) if check or not idx[0].shape
-            else np.zeros(idx[0].shape, np.int64) for _, idx in entries]
-    if slots == list(range(slots[0], slots[0] + len(slots))):
+            else np.zeros(idx[0].shape, np.int64) for _, idx in pairs]
+    if adjacent:
         p = vdims[0]
     else:
         rest = [d for d in range(len(region[0])) if d not in vdims]
@@ -277,9 +292,9 @@ def _flat_targets(region, idxs, bshape, p):
 
 
 # -- a[key] and a[key] = value --------------------------------------------------------------
-def advanced_getitem(a, items):
+def advanced_getitem(a, items, positions):
     """``a[items]`` for a key with integer or boolean arrays (a gather; always a copy)."""
-    base, region, idxs, bshape, p = _plan(a, items)
+    base, region, idxs, bshape, p = _plan(a, _parse(a, items, positions))
     shape = region[0]
     k = len(idxs)
     if k == 1:
@@ -295,30 +310,22 @@ def advanced_getitem(a, items):
     return wrap(nodes.apply(TAKE, (source, _inode(index)), (p,)))
 
 
-def _lazy_mask_setitem(a, items, value) -> bool:
+def _lazy_mask_setitem(a, parsed, value) -> bool:
     """``a[..., mask, ...] = v`` as a select when ``v`` broadcasts whatever the mask's count.
 
-    A 0-d mask is a new axis of length 0 or 1 (NumPy's rule), so it fits the same scheme.
+    Only for a key whose one array is a boolean mask, with any integers next to it (the
+    index dims stay in place); False (nothing done) when the shortcut does not apply.
     """
-    where = [k for k, item in enumerate(items)
-             if isinstance(item, (ndarray, np.ndarray, bool, np.bool_))]
-    if len(where) != 1:
+    basic, entries, adjacent = parsed
+    if len(entries) != 1 or not adjacent or entries[0][1].dtype != dtypes.BOOL:
         return False
-    pos = where[0]
-    mask = items[pos]
-    if isinstance(mask, (bool, np.bool_)):
-        mask = np.asarray(mask)
-    if mask.dtype != dtypes.BOOL:
-        return False
-    dim = sum(1 for item in items[:pos] if item is not None)
-    _check_mask_shape(mask.shape, a.shape, dim)
-    m = mask.ndim
+    p, mask, _ = entries[0]
+    k = max(mask.ndim, 1)             # a 0-d mask is the new axis ``basic`` has at p
     node = convert_value(value, a.dtype)
     base, layout = base_and_layout(a)
-    region = basic_layout(layout, items[:pos] + [slice(None)] * m + items[pos + 1:])
+    region = basic_layout(layout, basic)
     shape = region[0]
-    p = sum(1 for item in items[:pos] if item is None or isinstance(item, slice))
-    squeezed = shape[:p] + (1,) + shape[p + m:]          # the selected dim as length 1
+    squeezed = shape[:p] + (1,) + shape[p + k:]          # the selected dims as one of length 1
     vshape = node.shape
     while len(vshape) > len(squeezed) and vshape[0] == 1:
         vshape = vshape[1:]
@@ -327,20 +334,20 @@ def _lazy_mask_setitem(a, items, value) -> bool:
     padded = (1,) * (len(squeezed) - len(vshape)) + vshape
     if padded[p] != 1 or any(v not in (1, d) for v, d in zip(padded, squeezed)):
         return False
-    _check_writeable(a)
-    values = broadcast_node(_reshape(node, padded[:p] + (1,) * m + padded[p + 1:]), shape)
-    cond = _reshape(to_node(mask), (1,) * p + mask.shape + (1,) * (len(shape) - p - m))
+    values = broadcast_node(_reshape(node, padded[:p] + (1,) * k + padded[p + 1:]), shape)
+    cond = _reshape(to_node(mask), (1,) * p + shape[p:p + k] + (1,) * (len(shape) - p - k))
     cond = broadcast_node(cond, shape)
     a._write(region, nodes.apply(SELECT, (cond, values, view_node(base, region)), ()))
     return True
 
 
-def advanced_setitem(a, items, value):
+def advanced_setitem(a, items, positions, value):
     """``a[items] = value`` for integer/boolean array keys (the last duplicate wins)."""
     _check_writeable(a)
-    if _lazy_mask_setitem(a, items, value):
+    parsed = _parse(a, items, positions)
+    if _lazy_mask_setitem(a, parsed, value):
         return
-    base, region, idxs, bshape, p = _plan(a, items)
+    base, region, idxs, bshape, p = _plan(a, parsed)
     targets, result = _flat_targets(region, idxs, bshape, p)
     values = broadcast_value(convert_value(value, a.dtype), result)
     if size_of(result) == 0 and not isinstance(targets, nodes.Node):
@@ -676,10 +683,10 @@ def diag_indices_from(arr):
 
 
 # -- ufunc.at ----------------------------------------------------------------------------------
-def _targets(a, items):
+def _targets(a, items, positions):
     """Storage-level flat indices and result shape of ``a[items]`` (basic or advanced)."""
-    if any(isinstance(item, (ndarray, np.ndarray, bool, np.bool_)) for item in items):
-        base, region, idxs, bshape, p = _plan(a, items)
+    if not _is_basic(items):
+        base, region, idxs, bshape, p = _plan(a, _parse(a, items, positions))
         return _flat_targets(region, idxs, bshape, p)
     _, layout = base_and_layout(a)
     return _flat_targets(basic_layout(layout, items), [], (), 0)
@@ -689,11 +696,10 @@ def ufunc_at(uf, a, indices, b=None):
     """``uf.at(a, indices, b)``: unbuffered in-place ``a[indices] = uf(a[indices], b)``
     where repeated indices accumulate (NumPy's ``ufunc.at``).
 
-    Lazy for ``add`` and ``subtract`` (a scatter-add); other ufuncs raise
-    NotImplementedError.  When the ufunc's loop dtype differs from ``a.dtype`` (say an
-    int array and float values) the contributions are summed in the loop dtype and cast
-    once per element, where NumPy casts after each one: the results agree unless an
-    index repeats.
+    Lazy for ``add`` and ``subtract`` when the ufunc's loop runs in ``a.dtype`` (a
+    scatter-add).  Other ufuncs, and loops in another dtype (say an int array and float
+    values, where NumPy casts back after every single contribution), raise
+    NotImplementedError: NumPy's protocol then runs NumPy's own ``at`` on a synced copy.
     """
     name = uf.__name__
     if name not in ("add", "subtract"):
@@ -704,37 +710,23 @@ def ufunc_at(uf, a, indices, b=None):
         raise TypeError(f"{name}.at needs a lazynum array to write into, not {type(a).__name__}")
     if b is None:
         raise TypeError(f"second operand needed for ufunc {name}")
-    _check_writeable(a)
-    np_uf = getattr(np, name)
     if is_weak(b):
         key = bool if isinstance(b, bool) else int if isinstance(b, int) else float
         b_node = None
     else:
         b_node = to_node(b)
         key = b_node.dtype
-    signature = loop_signature(np_uf, (a.dtype, key))
-    loop = signature[2]
-    if not signature[0] == signature[1] == loop:
-        raise NotImplementedError(f"lazynum: {name}.at with loop {signature} is not supported")
-    items = normalize_key(indices, a.ndim)
-    targets, result = _targets(a, items)
-    values = weak_scalar(b, loop, name) if b_node is None else cast(b_node, loop)
+    signature = loop_signature(getattr(np, name), (a.dtype, key))
+    if signature != (a.dtype,) * 3:
+        raise NotImplementedError(f"lazynum: {name}.at with loop {signature} on a {a.dtype} "
+                                  "array is not lazy")
+    _check_writeable(a)
+    targets, result = _targets(a, *key_items(indices, a.ndim))
+    values = weak_scalar(b, a.dtype, name) if b_node is None else cast(b_node, a.dtype)
     values = broadcast_value(values, result)
     if size_of(result) == 0 and not isinstance(targets, nodes.Node):
         return
     if name == "subtract":
         values = nodes.apply(UFUNC_OPS["negative"], (values,), ())
     base, _ = base_and_layout(a)
-    if loop == a.dtype:
-        a._replace_storage(nodes.apply(SCATTER_ADD, (base, _inode(targets), values), ()))
-        return
-    # Mixed dtypes: sum the contributions in the loop dtype and cast once per element.
-    flat = _flat(base)
-    zeros = broadcast_node(nodes.scalar(0, loop), flat.shape)
-    sums = nodes.apply(SCATTER_ADD, (zeros, _inode(targets), values), ())
-    touched = nodes.apply(SCATTER, (broadcast_node(nodes.scalar(False, dtypes.BOOL), flat.shape),
-                                    _inode(targets),
-                                    broadcast_node(nodes.scalar(True, dtypes.BOOL), result)), ())
-    updated = cast(nodes.apply(UFUNC_OPS["add"], (cast(flat, loop), sums), ()), a.dtype)
-    new = nodes.apply(SELECT, (touched, updated, flat), ())
-    a._replace_storage(_reshape(new, base.shape))
+    a._replace_storage(nodes.apply(SCATTER_ADD, (base, _inode(targets), values), ()))

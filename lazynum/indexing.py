@@ -50,10 +50,15 @@ def _sequence_index(item):
     return array
 
 
-def normalize_key(key, ndim: int) -> list:
-    """``key`` as a list of items with ``...`` expanded into full slices.
+def key_items(key, ndim: int) -> tuple:
+    """``(items, positions)``: ``key`` as a list of items with ``...`` expanded into full
+    slices (and full slices appended for the dims the key leaves out), and for each item
+    its position in the original key.
 
-    Lists/tuples inside the key become NumPy (or lazynum) arrays.
+    Lists/tuples inside the key become NumPy (or lazynum) arrays.  The positions keep what
+    the expansion loses: the slices an ellipsis expands into share its position, and an
+    ellipsis that expands into no dims still leaves a gap, so advanced indices on both
+    sides of it are not adjacent (NumPy then moves the index dims to the front).
     """
     items = list(key) if isinstance(key, tuple) else [key]
     for k, item in enumerate(items):
@@ -72,11 +77,15 @@ def normalize_key(key, ndim: int) -> list:
     if consumed > ndim:
         raise IndexError(f"too many indices for array: array is {ndim}-dimensional, "
                          f"but {consumed} were indexed")
-    if ellipses:
-        items[ellipses[0]:ellipses[0] + 1] = [slice(None)] * (ndim - consumed)
-    else:
-        items += [slice(None)] * (ndim - consumed)
-    return items
+    fill = ndim - consumed
+    if not ellipses:
+        items += [slice(None)] * fill
+        return items, range(len(items))
+    e = ellipses[0]
+    positions = list(range(len(items)))
+    items[e:e + 1] = [slice(None)] * fill
+    positions[e:e + 1] = [e] * fill
+    return items, positions
 
 
 def basic_layout(layout, items) -> tuple:
@@ -126,14 +135,14 @@ def _is_scalar_key(key, items, ndim) -> bool:
 
 def getitem(self, key):
     """``a[key]``: a view for basic indices, a gather for integer/boolean arrays."""
-    items = normalize_key(key, self.ndim)
+    items, positions = key_items(key, self.ndim)
     if _is_basic(items):
         if _is_scalar_key(key, items, self.ndim):
             base, layout = base_and_layout(self)
             return wrap(view_node(base, basic_layout(layout, items)))
         return self._window(basic_layout(self._layout(), items))
     from .advanced_indexing import advanced_getitem
-    return advanced_getitem(self, items)
+    return advanced_getitem(self, items, positions)
 
 
 def convert_value(value, dtype):
@@ -166,10 +175,10 @@ def value_node(value, dtype, shape):
 
 def setitem(self, key, value):
     """``a[key] = value``: writes through to every view of the same storage."""
-    items = normalize_key(key, self.ndim)
+    items, positions = key_items(key, self.ndim)
     if _is_basic(items):
         region = basic_layout(self._layout(), items)
         self._write(region, value_node(value, self.dtype, region[0]))
         return
     from .advanced_indexing import advanced_setitem
-    advanced_setitem(self, items, value)
+    advanced_setitem(self, items, positions, value)

@@ -3,9 +3,10 @@ boolean-mask keys (gathers/scatters), the take/put family, nonzero & co, and the
 (eager IndexError for host indices, IndexError at the sync for lazy ones)."""
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 import lazynum as lnp
+from lazynum.advanced_indexing import ufunc_at
 from tests.strategies import (INTEGER, arrays, assert_same, dtypes, lazy_views, same_error,
                               shapes)
 
@@ -196,6 +197,28 @@ def test_integer_array_placement():
         assert_same(a[key], x[_host_key(key)])
 
 
+def test_zero_width_ellipsis_still_separates_advanced_indices():
+    # ``...`` standing for no dims keeps the advanced indices apart: NumPy moves the index
+    # dims to the front (review finding: ``a[:, [0], ..., 0]`` had shape (2, 1)).
+    x = np.arange(6.0).reshape(2, 1, 3)
+    a = lnp.asarray(x)
+    keys = [(slice(None), [0], Ellipsis, 0), ([1], Ellipsis, [0], [2]), (0, Ellipsis, 0, [1]),
+            (slice(None), [0], Ellipsis, [0, 2, 1]), (Ellipsis, [0], 0, [2]),
+            ([1, 0], slice(None), Ellipsis, [2, 2])]
+    for key in keys:
+        assert_same(a[key], x[key])
+        expected, got = x.copy(), a.copy()
+        value = np.arange(x[key].size, dtype=float).reshape(x[key].shape) + 10
+        expected[key] = value
+        got[key] = value
+        assert_same(got, expected)
+        expected, got = x.copy(), a.copy()
+        np.add.at(expected, key, 1.0)
+        lnp.add.at(got, key, 1.0)
+        assert_same(got, expected)
+    assert a[:, [0], ..., 0].shape == (1, 2)
+
+
 def test_duplicate_indices_last_write_wins():
     x = np.zeros((3, 4))
     a = lnp.asarray(x)
@@ -284,6 +307,90 @@ def test_boolean_mask_setitem_values(case, data):
     lazy_mask = lnp.asarray(mask) if data.draw(st.booleans()) else mask
     lazy[(slice(None),) * start + (lazy_mask,)] = value
     assert_same(lazy, expected)
+
+
+def test_mask_setitem_with_a_separated_integer_moves_the_index_dims_first():
+    # Review finding: an integer index apart from the mask makes NumPy put the selected
+    # elements first; the lazy select shortcut used to write the value in the mask's place.
+    x = np.zeros((2, 3, 4))
+    a = lnp.zeros((2, 3, 4))
+    mask = np.array([True, False, True, True])
+    value = np.array([[1.0], [2.0], [3.0]])      # (3 selected, 1) against (3 selected, 3)
+    x[0, :, mask] = value
+    a[0, :, mask] = lnp.asarray(value)
+    assert_same(a, x)
+    with pytest.raises(ValueError, match="shape mismatch"):    # NumPy: (3, 1) vs (2, 3)
+        x[0, :, mask[:2].tolist() + [False, False]] = value
+    with pytest.raises(ValueError):
+        a[0, :, mask[:2].tolist() + [False, False]] = value
+    for key in [(0, slice(None), True), (0, None, slice(None), mask), (0, Ellipsis, mask),
+                (slice(None), 1, slice(None), True), (mask[:2], slice(None), 0)]:
+        for value in [np.array([[5.0], [6.0], [7.0]]), np.array([5.0, 6.0, 7.0]),
+                      np.array([[5.0]]), 9.0]:
+            expected = x.copy()
+            try:
+                expected[key] = value
+            except ValueError:
+                with pytest.raises(ValueError):
+                    a[key] = value
+                continue
+            got = a.copy()
+            got[key] = lnp.asarray(value)
+            assert_same(got, expected)
+
+
+@st.composite
+def mixed_keys(draw, shape):
+    """NumPy keys mixing boolean masks (also 0-d), integer arrays, integers, slices, None
+    and an ellipsis (also one standing for no dims), adjacent or separated."""
+    key, dim = [], 0
+    while dim < len(shape):
+        kind = draw(st.sampled_from(["mask", "array", "int", "int", "slice"]))
+        if kind == "mask":
+            width = draw(st.integers(1, len(shape) - dim))
+            key.append(draw(arrays(np.dtype(bool), st.just(shape[dim:dim + width]))))
+            dim += width
+            continue
+        size = shape[dim]
+        if kind == "array" and size:
+            key.append(np.array(draw(st.lists(st.integers(-size, size - 1), min_size=1,
+                                              max_size=3))))
+        elif kind == "int" and size:
+            key.append(draw(st.integers(-size, size - 1)))
+        else:
+            key.append(draw(st.just(slice(None)) | _slices(size)))
+        dim += 1
+    if draw(st.booleans()):           # an ellipsis for a run of items (often none)
+        start = draw(st.integers(0, len(key)))
+        stop = draw(st.integers(start, len(key))) if draw(st.booleans()) else start
+        key[start:stop] = [Ellipsis]
+    for extra in draw(st.lists(st.sampled_from([None, None, True, False]), max_size=2)):
+        key.insert(draw(st.integers(0, len(key))), extra)
+    return tuple(key)
+
+
+@settings(max_examples=300)
+@given(st.data())
+def test_mixed_advanced_keys_match_numpy(data):
+    x, lazy = data.draw(lazy_views(arrays(shape=shapes(min_dims=1, max_dims=3, min_side=1,
+                                                       max_side=3), small=True)))
+    key = data.draw(mixed_keys(x.shape))
+    result, expected = same_error(lambda: lazy[key], lambda: x[key])
+    if expected is None:
+        return
+    assert_same(result, expected)
+    shape = tuple(1 if data.draw(st.booleans()) else d for d in expected.shape)
+    value = data.draw(arrays(x.dtype, st.just(shape[data.draw(st.integers(0, len(shape))):]),
+                             small=True))
+    target = x.copy()
+    try:
+        target[key] = value
+    except ValueError:
+        with pytest.raises(ValueError):
+            lazy[key] = value
+        return
+    lazy[key] = lnp.asarray(value) if data.draw(st.booleans()) else value
+    assert_same(lazy, target)
 
 
 def test_mask_expression_syncs_once_for_reads_and_augmented_writes():
@@ -541,15 +648,30 @@ def test_ufunc_at_add_subtract():
     np.add.at(x, x > 0, 10.0)
     np.add.at(a, a > 0, 10.0)
     assert_same(a, x)
-    y = np.zeros(4, np.int32)
-    b = lnp.asarray(y)
-    np.add.at(y, [0, 1, 2, 2], np.array([1, 2, 3, 4], np.int64))   # mixed dtypes
-    np.add.at(b, [0, 1, 2, 2], np.array([1, 2, 3, 4], np.int64))
-    assert_same(b, y)
-    with pytest.raises(NotImplementedError, match="multiply.at"):
-        lnp.multiply.at(a, [0], 2.0)
+    with pytest.raises(NotImplementedError, match="multiply.at"):     # not lazy
+        ufunc_at(lnp.multiply, a, [0], 2.0)
     with pytest.raises(IndexError):
         lnp.add.at(a, [5], 1.0)
+
+
+@pytest.mark.parametrize("dtype, values", [
+    (np.int64, 1.5), (np.int32, np.array([1, 2, 3, 4], np.int64)),
+    (np.int16, np.array([0.6, 0.6, 0.6, 0.7])), (np.float32, np.array([0.1, 0.2, 0.3, 0.4]))])
+def test_ufunc_at_with_a_loop_in_another_dtype(dtype, values):
+    # Review finding: NumPy casts back to a's dtype after every contribution, so repeated
+    # indices in a mixed loop (int array, float value) must not be summed first.
+    y = np.zeros(4, dtype)
+    b = lnp.asarray(y)
+    key = [0, 0, 1, 0]
+    np.add.at(y, key, values)
+    np.add.at(b, key, values)        # not lazy: NumPy's own add.at, written back
+    assert_same(b, y)
+    np.subtract.at(y, key, values)
+    np.subtract.at(b, lnp.asarray(key), values)
+    assert_same(b, y)
+    with pytest.raises(NotImplementedError, match="loop"):
+        ufunc_at(lnp.add, b, key, values)
+    assert_same(b, y)
 
 
 def test_diag_indices():

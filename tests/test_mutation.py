@@ -135,6 +135,30 @@ def test_read_only_views_refuse_writes():
     assert_same(base, np.arange(4.0))
 
 
+def test_read_only_is_refused_before_the_key_is_looked_at():
+    # NumPy refuses a read-only destination first: even when nothing would be written,
+    # and before an out-of-bounds IndexError (or, here, a mask sync).
+    def writes(v, xp, mask):
+        return [lambda: v.__setitem__(([],), 1.0), lambda: v.__setitem__(([9],), 1.0),
+                lambda: v.__setitem__((0, [9]), 1.0), lambda: v.__setitem__(v > 100, 1.0),
+                lambda: v.__setitem__((mask, [0]), 1.0), lambda: xp.put(v, [], 1.0),
+                lambda: xp.put(v, [99], 1.0),
+                lambda: xp.put_along_axis(v, np.full((3, 1), 9), 0.0, 1)]
+
+    base = lnp.asarray(np.arange(4.0))
+    host = np.broadcast_to(np.arange(4.0), (3, 4))
+    mask = np.array([True, False, True])
+    lnp.reset_metrics()
+    lazy_writes = writes(lnp.broadcast_to(base, (3, 4)), lnp, lnp.asarray(mask) | False)
+    for numpy_write, lazy_write in zip(writes(host, np, mask), lazy_writes):
+        with pytest.raises(ValueError, match="read-only"):
+            numpy_write()
+        with pytest.raises(ValueError, match="read-only"):
+            lazy_write()
+    assert syncs() == 0
+    assert_same(base, np.arange(4.0))
+
+
 def test_copies_do_not_alias():
     x, a = grid(3, 3)
     copies = [a.copy(), lnp.array(a), lnp.copy(a), a[[0, 1, 2]], a[a >= 0], a[1, 1]]
