@@ -26,7 +26,7 @@ from .conversion import broadcast_node, cast, is_weak, to_array, to_node, weak_s
 from .expr import node as nodes
 from .expr.elementwise import SELECT, UFUNC_OPS, loop_signature
 from .expr.indexing import (CHECK_INDEX, PUT_ALONG_AXIS, SCATTER, SCATTER_ADD, TAKE,
-                            TAKE_ALONG_AXIS)
+                            TAKE_ALONG_AXIS, normalize_indices)
 from .expr.movement import IOTA, VIEW
 from .expr.shapes import broadcast_shapes, c_strides, normalize_axis, size_of
 from .indexing import (_is_basic, base_and_layout, basic_layout, broadcast_value,
@@ -81,35 +81,12 @@ def _flat(node) -> "nodes.Node":
     return _reshape(node, (node.size,))
 
 
-def _check_writeable(a) -> None:
-    """NumPy refuses a write into a read-only array before it looks at the key or the
-    values (also when nothing would be written), so writers check first;
-    ``ndarray._replace_storage`` checks again for every write that reaches it."""
-    if not a.flags["WRITEABLE"]:
-        raise ValueError("assignment destination is read-only")
-
-
 # -- index normalization ---------------------------------------------------------------------
-def _host_index(idx: np.ndarray, size: int, axis: int) -> np.ndarray:
-    """Host indices checked now (NumPy's IndexError) as a private non-negative int64 copy.
-
-    The host side of the ``check_index`` primitive (same rule, same message): uint64 is
-    compared before the cast to int64, which would wrap its largest values.
-    """
-    out = idx.astype(np.int64)      # a private copy: the caller may mutate theirs later
-    bad = (idx >= size) if idx.dtype == np.uint64 else (out < -size) | (out >= size)
-    if bad.any():
-        raise IndexError(f"index {idx[bad].flat[0]} is out of bounds for axis {axis} "
-                         f"with size {size}")
-    np.add(out, size, out=out, where=out < 0)
-    return out
-
-
 def _checked(idx, size: int, axis: int):
     """Normalized indices: host ones checked now, lazy ones by ``check_index`` at the sync."""
     if isinstance(idx, ndarray):
         return nodes.apply(CHECK_INDEX, (idx._n(),), (size, axis))
-    return _host_index(idx, size, axis)
+    return normalize_indices(idx, size, axis)
 
 
 def _with_mode(idx, size: int, axis: int, mode: str, others: int = 1, outer: int = 1):
@@ -343,7 +320,7 @@ def _lazy_mask_setitem(a, parsed, value) -> bool:
 
 def advanced_setitem(a, items, positions, value):
     """``a[items] = value`` for integer/boolean array keys (the last duplicate wins)."""
-    _check_writeable(a)
+    a._check_writeable()
     parsed = _parse(a, items, positions)
     if _lazy_mask_setitem(a, parsed, value):
         return
@@ -483,7 +460,7 @@ def put_along_axis(arr, indices, values, axis):
     """
     if not isinstance(arr, ndarray):
         raise TypeError("put_along_axis: `arr` must be a lazynum array (it is written in place)")
-    _check_writeable(arr)
+    arr._check_writeable()
     flat = axis is None
     source, checked, axis, full = _along(arr, indices, axis)
     vals = broadcast_value(convert_value(values, arr.dtype), full)
@@ -519,7 +496,7 @@ def put(a, ind, v, mode="raise"):
     if not isinstance(a, ndarray):
         raise TypeError(f"put() needs a lazynum array to write into, not {type(a).__name__}")
     _check_mode(mode)
-    _check_writeable(a)
+    a._check_writeable()
     idx = _index_operand(ind)
     idx = _reshape(idx._n(), (idx.size,)) if isinstance(idx, ndarray) else idx.reshape(-1)
     count = _shape(idx)[0]
@@ -576,7 +553,7 @@ class FlatIter:
 
     def __setitem__(self, key, value):
         a = self.base
-        _check_writeable(a)
+        a._check_writeable()
         iota = wrap(nodes.apply(IOTA, (), ((a.size,), 0)))
         linear = iota[key]
         flat = linear._n()
@@ -720,7 +697,7 @@ def ufunc_at(uf, a, indices, b=None):
     if signature != (a.dtype,) * 3:
         raise NotImplementedError(f"lazynum: {name}.at with loop {signature} on a {a.dtype} "
                                   "array is not lazy")
-    _check_writeable(a)
+    a._check_writeable()
     targets, result = _targets(a, *key_items(indices, a.ndim))
     values = weak_scalar(b, a.dtype, name) if b_node is None else cast(b_node, a.dtype)
     values = broadcast_value(values, result)

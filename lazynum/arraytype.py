@@ -131,10 +131,15 @@ class ndarray:
             register_live(array)
         return array
 
-    def _replace_storage(self, node) -> None:
-        """Make ``node`` (a full new value of this array's storage) the latest version."""
+    def _check_writeable(self) -> None:
+        """NumPy refuses a write into a read-only array before it looks at the key or the
+        values (also when nothing would be written): writers call this first."""
         if self._view is not None and self._view.readonly:
             raise ValueError("assignment destination is read-only")
+
+    def _replace_storage(self, node) -> None:
+        """Make ``node`` (a full new value of this array's storage) the latest version."""
+        self._check_writeable()
         if self._view is None:
             self._node = node
         else:

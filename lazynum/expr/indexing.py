@@ -23,19 +23,21 @@ def _check_index_shape(args, attrs):
     return args[0].shape
 
 
-def _check_index_reference(arrays, attrs):
-    size, axis = attrs
-    idx = arrays[0]
-    if idx.dtype == np.uint64:
-        bad = idx >= size
-    else:
-        idx = idx.astype(np.int64, copy=False)
-        bad = (idx < -size) | (idx >= size)
+def normalize_indices(idx: np.ndarray, size: int, axis: int) -> np.ndarray:
+    """Integer indices for an axis of ``size`` as a new non-negative int64 array; NumPy's
+    IndexError for any out of bounds.  uint64 is compared before the cast to int64, which
+    would wrap its largest values.  (The front end applies it to host indices at the call;
+    ``check_index`` applies it to lazy ones at the sync.)"""
+    out = idx.astype(np.int64)
+    bad = (idx >= size) if idx.dtype == np.uint64 else (out < -size) | (out >= size)
     if bad.any():
-        first = idx[bad].flat[0]
-        raise IndexError(f"index {first} is out of bounds for axis {axis} with size {size}")
-    idx = idx.astype(np.int64, copy=False)
-    return np.where(idx < 0, idx + size, idx)
+        raise IndexError(f"index {idx[bad].flat[0]} is out of bounds for axis {axis} with size {size}")
+    np.add(out, size, out=out, where=out < 0)
+    return out
+
+
+def _check_index_reference(arrays, attrs):
+    return normalize_indices(arrays[0], *attrs)
 
 
 CHECK_INDEX = register(
