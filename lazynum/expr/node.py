@@ -18,6 +18,7 @@ from .registry import Op, register
 
 _next_id = metrics.node_ids.__next__
 _prod = math.prod
+_new_node = object.__new__
 
 # Structural key -> node for pending nodes.  Cleared at every sync: realized nodes are
 # leaves afterwards, and clearing bounds the table by the pending graph size.
@@ -90,8 +91,12 @@ def apply_checked(op: Op, args: tuple, shape: tuple, dtype: np.dtype) -> Node:
 
 def _record(key, op, args, attrs, shape, dtype) -> Node:
     global pending_nodes, pending_bytes
-    node = Node(op, args, attrs, shape, dtype, None,
-                metrics.user_frame() if (op.may_fail or _want_sites[0]) else None)
+    # Node.__init__, inlined: one Python frame less on the per-op tracing path.
+    node = _new_node(Node)
+    node.op, node.args, node.attrs, node.shape, node.dtype = op, args, attrs, shape, dtype
+    node.buffer = None
+    node.id = _next_id()
+    node.site = metrics.user_frame() if (op.may_fail or _want_sites[0]) else None
     _interned[key] = node
     pending_nodes += 1
     pending_bytes += _prod(shape) * dtype.itemsize
