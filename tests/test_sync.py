@@ -223,3 +223,28 @@ def test_views_of_computed_data_are_leaves_not_pending_nodes():
     assert lnp.metrics()["auto_flushes"] == 0 and lnp.metrics()["syncs"] == 1
     assert all(r._pending_node() is None for r in rows)
     np.testing.assert_array_equal(np.asarray(rows[7]), np.zeros(300))
+
+
+def test_threads_tracing_and_syncing_concurrently_get_numpy_results():
+    import threading
+    results, errors = {}, []
+
+    def work(k):
+        try:
+            x = lnp.asarray(np.arange(50.0) + k)
+            for _ in range(200):
+                x = x * 1.0 + 1.0
+                if _ % 50 == 0:
+                    x.sum().item()
+            results[k] = np.asarray(x)
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for k in range(4):
+        np.testing.assert_array_equal(results[k], np.arange(50.0) + k + 200.0)

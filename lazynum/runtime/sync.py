@@ -8,6 +8,7 @@ realized nodes drop their arguments, so graphs never outlive their sync.
 """
 from __future__ import annotations
 
+import threading
 import time
 import warnings
 import weakref
@@ -22,6 +23,8 @@ class SyncError(RuntimeError):
 
 # weakrefs to arrays created with a pending node; pruned at every sync.
 _live: list = []
+# One sync at a time: two threads syncing the same pending graph must not both compute it.
+_lock = threading.RLock()
 
 
 def register_live(array) -> None:
@@ -99,20 +102,28 @@ def sync_nodes(nodes, reason: str, explicit: bool = False) -> None:
         return
     site = metrics.user_frame()
     _check_policy(reason, site, explicit)
-    metrics.record_sync(reason, site)
+    with _lock:
+        metrics.record_sync(reason, site)
+        try:
+            extras = _co_live_extras(targets)
+            try:
+                _run(targets + extras, reason, site)
+            except Exception:
+                if not extras:
+                    raise
+                _run(targets, reason, site)   # a co-live array's failure must not blame this sync
+        finally:
+            _after_sync()
+
+
+def _co_live_extras(targets) -> list:
     chosen = {t.id for t in targets}
     extras = []
     for node in _sharing(targets, _live_pending_nodes()):
         if node.id not in chosen:
             chosen.add(node.id)
             extras.append(node)
-    try:
-        _run(targets + extras, reason, site)
-    except Exception:
-        if not extras:
-            raise
-        _run(targets, reason, site)   # a co-live array's failure must not blame this sync
-    _after_sync()
+    return extras
 
 
 def _run(outputs: list, reason: str, site: str) -> None:
@@ -153,6 +164,11 @@ def flush_all(reason: str = "auto_flush", extra=()) -> None:
     metrics.record_flush(reason, site)
     metrics.log("flush", f"{reason} at {site}: pending graph reached its limit")
     fresh = [n for n in extra if n.buffer is None]
+    with _lock:
+        _flush(fresh, reason, site)
+
+
+def _flush(fresh, reason, site) -> None:
     try:
         nodes = _live_pending_nodes() + fresh
         if nodes:
