@@ -55,6 +55,23 @@ def view_node(base, layout):
     return nodes.apply(VIEW, (base,), layout)
 
 
+def wrap_ordered(node, perm) -> "ndarray":
+    """An array for ``node`` whose memory follows axis order ``perm`` (NumPy's 'K' order for
+    results of ops on transposed inputs), so its layout, ``flags`` and reshape-as-view
+    decisions are NumPy's.  The storage holds the value transposed into memory order."""
+    if perm is None:
+        return wrap(node)
+    storage = Storage(nodes.apply(VIEW, (node,), layouts.transpose(layouts.identity(node.shape), perm)))
+    inverse = tuple(sorted(range(len(perm)), key=perm.__getitem__))
+    array = _new(ndarray)
+    array._view = ViewState(storage, layouts.transpose(layouts.identity(storage.node.shape), inverse))
+    array._view.version = storage.version
+    array._node = node
+    if node.buffer is None:
+        _live_append(_weakref(array))
+    return array
+
+
 def wrap(node) -> "ndarray":
     """A new owner array for ``node`` (the only way the library makes arrays)."""
     array = _new(ndarray)

@@ -37,6 +37,37 @@ def has_overlap(layout) -> bool:
     return any(s == 0 and d > 1 for d, s in zip(shape, strides))
 
 
+def memory_order(layouts_of_operands, shape):
+    """NumPy's 'K' order for an elementwise result: the axis permutation (slowest-varying
+    first) that its memory follows, or None for C order.
+
+    Operands of the full result shape without broadcast (stride-0) dims vote with the order
+    of their strides; if they disagree, or none votes, the result is C-ordered, as NumPy's.
+    """
+    orders = set()
+    for op_shape, strides, _ in layouts_of_operands:
+        if tuple(op_shape) != tuple(shape) or any(s == 0 and d > 1 for d, s in zip(op_shape, strides)):
+            continue
+        axes = [a for a in range(len(shape)) if shape[a] > 1]
+        slowest_first = tuple(sorted(axes, key=lambda a: -abs(strides[a])))
+        orders.add(slowest_first)
+    if len(orders) != 1:
+        return None
+    (order,) = orders
+    if list(order) == sorted(order):
+        return None
+    ones = [a for a in range(len(shape)) if shape[a] <= 1]
+    return tuple(order) + tuple(ones) if not ones else _with_unit_axes(order, ones, len(shape))
+
+
+def _with_unit_axes(order, ones, ndim):
+    # Size-1 axes carry no data: keep them in their C position relative to the others.
+    perm, it = [], iter(order)
+    for a in range(ndim):
+        perm.append(a if a in ones else next(it))
+    return tuple(perm)
+
+
 def transpose(layout, axes) -> tuple:
     shape, strides, offset = layout
     return (tuple(shape[a] for a in axes), tuple(strides[a] for a in axes), offset)

@@ -10,10 +10,10 @@ import numpy as np
 
 from . import (advanced_indexing, creation, indexing, joining, linalg, manipulation, mathfuncs,
                reductions, sorting)
-from .arraytype import ndarray, wrap
+from .arraytype import ndarray, wrap, wrap_ordered
 from .expr import node as nodes
 from .expr.elementwise import UFUNC_OPS, loop_signature
-from .ufuncs import call
+from .ufuncs import call, result_order
 
 apply_checked = nodes.apply_checked
 
@@ -79,12 +79,18 @@ def _binary(name, reflected=False):
                 out = no_cast[node.dtype, other_node.dtype]
                 if out is not None:
                     args = (other_node, node) if reflected else (node, other_node)
-                    return wrap(apply_checked(op, args, node.shape, out))
+                    result = apply_checked(op, args, node.shape, out)
+                    if self._view is None and other._view is None:
+                        return wrap(result)
+                    return wrap_ordered(result, result_order((self, other), node.shape))
         else:
             fast = _fast_scalar(no_cast, node, other)
             if fast is not None:
                 args = (fast[0], node) if reflected else (node, fast[0])
-                return wrap(apply_checked(op, args, node.shape, fast[1]))
+                result = apply_checked(op, args, node.shape, fast[1])
+                if self._view is None:
+                    return wrap(result)
+                return wrap_ordered(result, result_order((self,), node.shape))
         if not isinstance(other, _OPERAND_TYPES):
             return NotImplemented
         return call(uf, (other, self) if reflected else (self, other))

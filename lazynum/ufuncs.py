@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import dtypes
-from .arraytype import ndarray, wrap
+from . import dtypes, layout as layouts
+from .arraytype import ndarray, wrap, wrap_ordered
 from .conversion import broadcast_node, cast, is_weak, to_node
 from .expr import node as nodes
 from .expr.elementwise import (BINARY_UFUNCS, COMPARISONS, MULTI_OUTPUT_UFUNCS, SELECT, UFUNC_OPS,
@@ -226,13 +226,25 @@ def call(uf: np.ufunc, args, out=None, where=True, dtype=None, casting="same_kin
         results = [_apply(op, inputs, ())]
     else:
         results = [_apply(op, inputs, (i,)) for i in range(uf.nout)]
-    return _finish(uf, results, out, where, casting)
+    return _finish(uf, results, out, where, casting, args)
 
 
-def _finish(uf, results, out, where, casting):
+def _finish(uf, results, out, where, casting, args=()):
     if out is None and where is True:
-        return wrap(results[0]) if len(results) == 1 else tuple(wrap(r) for r in results)
+        perm = result_order(args, results[0].shape)
+        if len(results) == 1:
+            return wrap_ordered(results[0], perm)
+        return tuple(wrap_ordered(r, perm) for r in results)
     return _store(uf, results, out, where, casting)
+
+
+def result_order(args, shape):
+    """NumPy's 'K' memory order of an elementwise result over ``args`` (None: C order).
+    Only windows can be non-C-ordered, so owners cost one attribute check."""
+    arrays = [a for a in args if type(a) is ndarray]
+    if len(shape) < 2 or all(a._view is None for a in arrays):
+        return None
+    return layouts.memory_order([a._layout() for a in arrays], shape)
 
 
 def _outputs(uf, out, count):

@@ -405,3 +405,26 @@ def test_numpy_ufunc_at_on_lazy_arrays_is_not_silently_lost():
     np.multiply.at(x, [0, 0, 2], 2.0)
     np.multiply.at(a, [0, 0, 2], 2.0)
     assert_same(a, x)
+
+
+@given(st.sampled_from([(1, 0), (0, 1)]), st.sampled_from([(1, 2, 0), (2, 0, 1), (0, 1, 2)]),
+       st.sampled_from(["unary", "scalar", "same", "mixed", "broadcast"]))
+def test_elementwise_results_follow_numpys_memory_order(perm2, perm3, how):
+    """NumPy lays results of ops on transposed inputs out in the inputs' order ('K'), which
+    decides whether ravel/reshape of the result are views: writes must alias exactly alike."""
+    for perm in (perm2, perm3):
+        shape = (2, 3, 4)[:len(perm)]
+        base = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
+        results = []
+        for m in (np, lnp):
+            x = m.asarray(base).transpose(perm)
+            c = m.ascontiguousarray(x)
+            r = {"unary": lambda: m.sin(x), "scalar": lambda: x * 2.0, "same": lambda: x + x,
+                 "mixed": lambda: x + c, "broadcast": lambda: x + m.ones(x.shape[-1])}[how]()
+            flat = r.ravel()
+            flat[0] = -1.0
+            r.reshape(-1)[1] = -2.0
+            results.append((r, r.flags.c_contiguous))
+        (want, want_c), (got, got_c) = results
+        assert got_c == want_c
+        assert_same(got, want)
