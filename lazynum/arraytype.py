@@ -357,6 +357,33 @@ class Flags:
                 f"  WRITEABLE : {self.writeable}")
 
 
+class scalar_result(ndarray):
+    """What ``a[i, j]`` returns: a lazy 0-d value that behaves like the NumPy scalar NumPy
+    returns there.  NumPy scalars are immutable, so ``a[i] += 0.5`` computes ``a[i] + 0.5``
+    and stores it back with setitem's casting; the in-place operators decline
+    (NotImplemented) so Python does exactly that instead of casting in place."""
+    __slots__ = ()
+
+
+def _decline(self, other):
+    return NotImplemented
+
+
+for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor",
+              "lshift", "rshift", "matmul"):
+    setattr(scalar_result, f"__i{_name}__", _decline)
+
+
+def wrap_scalar(node) -> "ndarray":
+    """``wrap`` for a scalar read (see ``scalar_result``)."""
+    array = _new(scalar_result)
+    array._node = node
+    array._view = None
+    if node.buffer is None:
+        _live_append(_weakref(array))
+    return array
+
+
 def _rebuild(value):
     from .creation import asarray
     return asarray(value)

@@ -12,7 +12,7 @@ import operator
 import numpy as np
 
 from . import dtypes
-from .arraytype import ndarray, view_node, wrap
+from .arraytype import ndarray, view_node, wrap_scalar
 from .conversion import broadcast_node, cast, is_weak, to_array, to_node, weak_scalar
 from .expr.shapes import c_strides
 
@@ -139,7 +139,7 @@ def getitem(self, key):
     if _is_basic(items):
         if _is_scalar_key(key, items, self.ndim):
             base, layout = base_and_layout(self)
-            return wrap(view_node(base, basic_layout(layout, items)))
+            return wrap_scalar(view_node(base, basic_layout(layout, items)))
         return self._window(basic_layout(self._layout(), items))
     from .advanced_indexing import advanced_getitem
     return advanced_getitem(self, items, positions)

@@ -428,3 +428,22 @@ def test_elementwise_results_follow_numpys_memory_order(perm2, perm3, how):
         (want, want_c), (got, got_c) = results
         assert got_c == want_c
         assert_same(got, want)
+
+
+def test_in_place_ops_on_scalar_reads_behave_like_numpy_scalars():
+    results = []
+    for m in (np, lnp):
+        a = m.arange(3)
+        a[1] += 0.5            # NumPy: a[1] + 0.5 stored back with setitem's casting
+        a[2] *= 1.9
+        b = m.zeros(2, bool)
+        b[0] += b[1] + True
+        f = m.arange(3.0)
+        x = f[1]
+        x += 1                 # a scalar read is a copy: f is unchanged
+        results.append((m.asarray(a), m.asarray(b), m.asarray(f), float(x)))
+    (a0, b0, f0, x0), (a1, b1, f1, x1) = results
+    assert_same(a1, a0)
+    assert_same(b1, b0)
+    assert_same(f1, f0)
+    assert x1 == x0
