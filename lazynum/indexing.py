@@ -178,7 +178,10 @@ def setitem(self, key, value):
     items, positions = key_items(key, self.ndim)
     if _is_basic(items):
         region = basic_layout(self._layout(), items)
-        self._write(region, value_node(value, self.dtype, region[0]))
+        converted = convert_value(value, self.dtype)
+        if converted.shape and _is_scalar_key(key, items, self.ndim):
+            raise ValueError("setting an array element with a sequence.")
+        self._write(region, broadcast_value(converted, region[0]))
         return
     from .advanced_indexing import advanced_setitem
     advanced_setitem(self, items, positions, value)

@@ -196,7 +196,7 @@ _METHODS = {
     "sum": reductions.sum, "prod": reductions.prod, "mean": reductions.mean, "var": reductions.var,
     "std": reductions.std, "min": reductions.min, "max": reductions.max, "argmin": reductions.argmin,
     "argmax": reductions.argmax, "any": reductions.any, "all": reductions.all,
-    "cumsum": reductions.cumsum, "cumprod": reductions.cumprod, "ptp": reductions.ptp,
+    "cumsum": reductions.cumsum, "cumprod": reductions.cumprod,
     "trace": reductions.trace,
     "clip": mathfuncs.clip, "round": mathfuncs.round, "conj": mathfuncs.conj,
     "conjugate": mathfuncs.conj,

@@ -194,3 +194,8 @@ def test_contains_like_numpy():
     a = lnp.asarray(base)
     for value in (3, 7, -1, 5.0):
         assert (value in a) == (value in base)
+
+
+def test_ndarray_has_no_ptp_method_like_numpy_2():
+    assert not hasattr(np.ndarray, "ptp")
+    assert not hasattr(lnp.ndarray, "ptp")

@@ -447,3 +447,11 @@ def test_in_place_ops_on_scalar_reads_behave_like_numpy_scalars():
     assert_same(b1, b0)
     assert_same(f1, f0)
     assert x1 == x0
+
+
+def test_a_sequence_into_one_element_is_a_value_error_like_numpy():
+    for m in (np, lnp):
+        a = m.arange(3.0)
+        for value in (m.asarray([5.0]), a[:1]):
+            with pytest.raises(ValueError):
+                a[0] = value
