@@ -44,11 +44,33 @@ def _shape_text(shape):
     return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
+def _index_order(a, order) -> str:
+    """'C' or 'F': NumPy's index order for ``order`` in reshape/ravel ('A' follows memory)."""
+    if order in ("C", None):
+        return "C"
+    if order == "F":
+        return "F"
+    if order == "A":
+        layout = a._layout()
+        reversed_layout = transpose_layout(layout)
+        return "F" if layouts.is_c_contiguous(reversed_layout) and not layouts.is_c_contiguous(layout) else "C"
+    raise ValueError(f"order must be one of 'C', 'F', 'A' (got {order!r})")
+
+
+def transpose_layout(layout):
+    return layouts.transpose(layout, tuple(range(len(layout[0])))[::-1])
+
+
 def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
-    """Gives a new shape to an array; a view when NumPy's would be one."""
-    if order not in ("C", None):
-        raise NotImplementedError("lazynum supports only order='C' reshapes")
+    """Gives a new shape to an array; a view when NumPy's would be one.
+
+    ``order='F'`` reads and writes in Fortran index order (``a.T.reshape(shape[::-1]).T``),
+    ``'A'`` in Fortran order when ``a`` is Fortran- but not C-contiguous.
+    """
     a = to_array(a)
+    if _index_order(a, order) == "F":
+        target = _infer_shape(a.size, newshape if shape is None else shape)
+        return transpose(reshape(transpose(a), target[::-1], copy=copy))
     shape = _infer_shape(a.size, newshape if shape is None else shape)
     if copy:
         a = wrap(a._n())
@@ -139,16 +161,28 @@ def moveaxis(a, source, destination):
 
 
 def ravel(a, order="C"):
-    """Flattened array; a view when the data is C-contiguous, else a copy (as NumPy)."""
+    """Flattened array; a view when the data is contiguous in ``order``, else a copy (as
+    NumPy).  ``order='K'`` reads in memory order (axes by decreasing stride)."""
     a = to_array(a)
+    if order == "K":
+        strides = a._layout()[1]
+        a = transpose(a, sorted(range(a.ndim), key=lambda ax: -abs(strides[ax])))
+        order = "C"
+    if _index_order(a, order) == "F":
+        a = transpose(a)
     if not layouts.is_c_contiguous(a._layout()):
-        return flatten(a, order)
-    return reshape(a, -1, order=order)
+        return flatten(a)
+    return reshape(a, -1)
 
 
 def flatten(a, order="C"):
     """A flattened copy (``ndarray.flatten``)."""
-    return reshape(wrap(to_array(a)._n()), -1, order=order)
+    a = to_array(a)
+    if order == "K":
+        return wrap(ravel(a, "K")._n())
+    if _index_order(a, order) == "F":
+        a = transpose(a)
+    return reshape(wrap(a._n()), -1)
 
 
 def squeeze(a, axis=None):

@@ -726,3 +726,24 @@ def test_numpy_functions_dispatch_to_the_lazy_versions():
 
 def test_asarray_of_a_list_of_lazy_arrays_stacks_them():
     S.assert_same(lnp.asarray([lnp.zeros(2), lnp.ones(2)]), np.asarray([np.zeros(2), np.ones(2)]))
+
+
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+@pytest.mark.parametrize("make", [
+    lambda m, b: b, lambda m, b: b.transpose(2, 0, 1), lambda m, b: b[:, ::-1],
+    lambda m, b: m.asarray(b).T.copy().T])
+def test_orders_of_reshape_ravel_flatten_match_numpy_values_and_aliasing(order, make):
+    states = []
+    for m in (np, lnp):
+        base = m.asarray(np.arange(24.0).reshape(2, 3, 4)) * 1.0
+        x = make(m, base)
+        flat = m.ravel(x, order)
+        flat[0] = -1.0
+        flat_copy = x.flatten(order)
+        flat_copy[1] = -2.0
+        if order != "K":
+            r = x.reshape(4, 6, order=order)
+            r[0, 1] = -3.0
+        states.append((m.asarray(x), m.asarray(flat), m.asarray(flat_copy)))
+    for got, want in zip(states[1], states[0]):
+        S.assert_same(got, want)
