@@ -27,10 +27,6 @@ _PAD_KWARGS = {
     "median": ["stat_length"], "minimum": ["stat_length"], "reflect": ["reflect_type"],
     "symmetric": ["reflect_type"],
 }
-_PAD_SUPPORTED = ("'constant', 'edge', 'empty', 'wrap', 'reflect' and 'symmetric' "
-                  "(reflect_type='even')")
-
-
 def _pad_pairs(pad_width, ndim):
     """``pad_width`` in any NumPy form as ``ndim`` (before, after) int pairs."""
     pad_width = _host(pad_width, "pad")
@@ -131,9 +127,9 @@ def pad(array, pad_width, mode="constant", **kwargs):
         ``n``, ``(before, after)``, ``((before_1, after_1), ...)``, ``(n,)`` or a dict
         ``{axis: n or (before, after)}``, exactly as NumPy accepts.
     mode : str, optional
-        One of 'constant' (default), 'edge', 'empty', 'wrap', 'reflect', 'symmetric'.  The
-        statistic modes, 'linear_ramp', ``reflect_type='odd'`` and callables raise
-        NotImplementedError.
+        One of 'constant' (default), 'edge', 'empty', 'wrap', 'reflect', 'symmetric' (lazy).
+        The statistic modes, 'linear_ramp', ``reflect_type='odd'`` and callables run as a
+        counted NumPy fallback (a sync).
     constant_values : scalar or array_like, optional
         Values for 'constant' mode, in any form ``pad_width`` takes.  Default 0.
     reflect_type : {'even'}, optional
@@ -144,14 +140,11 @@ def pad(array, pad_width, mode="constant", **kwargs):
     ValueError
         Negative widths, an unknown mode or keyword, or extending an empty axis in a mode
         that reads the data.
-    NotImplementedError
-        A mode NumPy has that lazynum does not implement yet.
     """
     node = to_node(array)
     pairs = _pad_pairs(pad_width, len(node.shape))
     if callable(mode):
-        raise NotImplementedError(f"lazynum.pad supports modes {_PAD_SUPPORTED}, "
-                                  "not a callable mode")
+        return _numpy_pad(array, pad_width, mode, kwargs)
     try:
         unsupported = set(kwargs) - set(_PAD_KWARGS[mode])
     except KeyError:
@@ -166,8 +159,7 @@ def pad(array, pad_width, mode="constant", **kwargs):
         return wrap(_pad_constant(node, pairs, [(zero, zero)] * len(pairs)))
     if mode not in ("edge", "wrap", "reflect", "symmetric") or \
             kwargs.get("reflect_type", "even") != "even":
-        raise NotImplementedError(f"lazynum.pad supports modes {_PAD_SUPPORTED}; mode "
-                                  f"'{mode}' with {kwargs or 'no options'} is not implemented")
+        return _numpy_pad(array, pad_width, mode, kwargs)
     if node.size == 0:
         for axis, pair in enumerate(pairs):
             if node.shape[axis] == 0 and any(pair):
@@ -180,3 +172,7 @@ def pad(array, pad_width, mode="constant", **kwargs):
     return wrap(_pad_gather(node, pairs, mode, kwargs))
 
 
+def _numpy_pad(array, pad_width, mode, kwargs):
+    """Modes computed from the data's statistics: NumPy's pad, as a counted fallback."""
+    from .fallbacks import numpy_function
+    return numpy_function(np.pad, "numpy.pad")(array, pad_width, mode, **kwargs)
