@@ -459,7 +459,7 @@ def put_along_axis(arr, indices, values, axis):
     For repeated indices the last value wins, as in NumPy.
     """
     if not isinstance(arr, ndarray):
-        raise TypeError("put_along_axis: `arr` must be a lazynum array (it is written in place)")
+        return _into_numpy(np.put_along_axis, arr, indices, values, axis)
     arr._check_writeable()
     flat = axis is None
     source, checked, axis, full = _along(arr, indices, axis)
@@ -494,7 +494,7 @@ def put(a, ind, v, mode="raise"):
         Out-of-bounds handling, as in NumPy.
     """
     if not isinstance(a, ndarray):
-        raise TypeError(f"put() needs a lazynum array to write into, not {type(a).__name__}")
+        return _into_numpy(np.put, a, ind, v, mode=mode)
     _check_mode(mode)
     a._check_writeable()
     idx = _index_operand(ind)
@@ -563,11 +563,18 @@ class FlatIter:
             _put_linear(a, flat, value)
 
 
+def _into_numpy(function, target, *args, **kwargs):
+    """An in-place NumPy function whose target is a NumPy array: NumPy writes it (the lazy
+    arguments are synced), as a counted fallback."""
+    from .protocols import fallback
+    return fallback(f"numpy.{function.__name__}", function, (target,) + args, kwargs, numpy_result=True)
+
+
 def place(arr, mask, vals):
     """Change elements of ``arr`` where ``mask`` is true to ``vals`` (repeated as needed),
     in place (NumPy's ``place``)."""
     if not isinstance(arr, ndarray):
-        raise TypeError(f"place() needs a lazynum array to write into, not {type(arr).__name__}")
+        return _into_numpy(np.place, arr, mask, vals)
     value = _mask_value(mask)
     if value.size != arr.size:
         raise ValueError("place: mask and data must be the same size")

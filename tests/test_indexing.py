@@ -681,3 +681,17 @@ def test_diag_indices():
     a[lnp.diag_indices(3)] = 0
     x[np.diag_indices(3)] = 0
     assert_same(a, x)
+
+
+def test_put_family_writes_a_numpy_target_like_numpy():
+    for function, args in ((np.put, ([0, 2], 5.0)), (np.place, (None, [7.0])),
+                           (np.put_along_axis, (np.array([[1], [0]]), 9.0, 1))):
+        want, got = np.zeros((2, 2)), np.zeros((2, 2))
+        ours = getattr(lnp, function.__name__)
+        if function is np.place:
+            function(want, want == 0, *args[1:])
+            ours(got, lnp.asarray(got == 0), *args[1:])
+        else:
+            function(want, *args)
+            ours(got, *args)
+        np.testing.assert_array_equal(got, want)
