@@ -96,20 +96,25 @@ def _record(key, op, args, attrs, shape, dtype) -> Node:
     node.op, node.args, node.attrs, node.shape, node.dtype = op, args, attrs, shape, dtype
     node.buffer = None
     node.id = _next_id()
-    node.site = metrics.user_frame() if (op.may_fail or _want_sites[0]) else None
+    node.site = metrics.user_frame() if (record_sites or op.may_fail) else None
     _interned[key] = node
     pending_nodes += 1
     pending_bytes += _prod(shape) * dtype.itemsize
-    if pending_nodes >= flush_limits[0] or pending_bytes >= flush_limits[1]:
-        flush_hook[0](node)
+    if pending_nodes >= flush_nodes_limit or pending_bytes >= flush_bytes_limit:
+        flush_hook(node)
     return node
 
 
-_want_sites = [False]   # set by lazynum.runtime when graph/kernels logs are enabled
-# The runtime installs the automatic flush here (expr must not import the runtime) and
-# refreshes the limits from the configuration at every sync.
-flush_hook = [lambda node: None]
-flush_limits = [50_000, 2 << 30]
+# Set by lazynum.runtime (expr must not import it): the automatic flush, its limits (from the
+# configuration, refreshed whenever it changes) and whether nodes record their user line
+# (graph/kernels logs).  Plain module globals: the cheapest reads on the per-op path.
+def flush_hook(node) -> None:
+    """Replaced by the runtime's automatic flush."""
+
+
+flush_nodes_limit = 50_000
+flush_bytes_limit = 2 << 30
+record_sites = False
 
 
 def _leaf_shape(args, attrs):

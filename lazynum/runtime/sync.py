@@ -149,8 +149,9 @@ def _after_sync() -> None:
 
 def _refresh_cached_settings() -> None:
     settings = config.get()
-    node_mod.flush_limits[:] = [settings.flush_nodes, settings.flush_bytes]
-    node_mod._want_sites[0] = bool(settings.logs & {"graph", "kernels"})
+    node_mod.flush_nodes_limit = settings.flush_nodes
+    node_mod.flush_bytes_limit = settings.flush_bytes
+    node_mod.record_sites = bool(settings.logs & {"graph", "kernels"})
 
 
 def flush_all(reason: str = "auto_flush", extra=()) -> None:
@@ -190,6 +191,6 @@ def _run_isolated(nodes, reason, site) -> None:
         pass
 
 
-node_mod.flush_hook[0] = lambda new_node: flush_all("auto_flush", (new_node,))
+node_mod.flush_hook = lambda new_node: flush_all("auto_flush", (new_node,))
 config.on_change.append(_refresh_cached_settings)
 _refresh_cached_settings()
