@@ -439,6 +439,18 @@ def _need_dims(name, args, needs, signature):
                              f"{need})")
 
 
+def _gufunc_operands(name, x1, x2, needs, signature, core):
+    """Nodes for a matrix/vector gufunc, with NumPy's dimension and core-size errors;
+    ``core`` = (axis of x1, axis of x2) whose sizes must agree."""
+    a, b = to_node(x1), to_node(x2)
+    _need_dims(name, (a, b), needs, signature)
+    if a.shape[core[0]] != b.shape[core[1]]:
+        raise ValueError(f"{name}: Input operand 1 has a mismatch in its core dimension 0, with "
+                         f"gufunc signature {signature} (size {b.shape[core[1]]} is different "
+                         f"from {a.shape[core[0]]})")
+    return a, b
+
+
 def matvec(x1, x2, /, out=None, *, casting="same_kind", dtype=None, **kwargs):
     """Matrix-vector product with broadcast batch dims (``numpy.matvec``).
 
@@ -455,12 +467,7 @@ def matvec(x1, x2, /, out=None, *, casting="same_kind", dtype=None, **kwargs):
         Shape ``(..., m)``.
     """
     _check_kwargs("matvec", kwargs)
-    a, b = to_node(x1), to_node(x2)
-    _need_dims("matvec", (a, b), (2, 1), "(m,n),(n)->(m)")
-    if a.shape[-1] != b.shape[-1]:
-        raise ValueError(f"matvec: Input operand 1 has a mismatch in its core dimension 0, with "
-                         f"gufunc signature (m,n),(n)->(m) (size {b.shape[-1]} is different "
-                         f"from {a.shape[-1]})")
+    a, b = _gufunc_operands("matvec", x1, x2, (2, 1), "(m,n),(n)->(m)", (-1, -1))
     dt = _gufunc_dtype("matvec", a, b, dtype, casting)
     col = reshape(wrap(b), b.shape + (1,))._n()
     return _store(wrap(_matmul_node(a, col, dt))[..., 0]._n(), out, casting, "matvec")
@@ -482,12 +489,7 @@ def vecmat(x1, x2, /, out=None, *, casting="same_kind", dtype=None, **kwargs):
         Shape ``(..., m)``.
     """
     _check_kwargs("vecmat", kwargs)
-    a, b = to_node(x1), to_node(x2)
-    _need_dims("vecmat", (a, b), (1, 2), "(n),(n,m)->(m)")
-    if a.shape[-1] != b.shape[-2]:
-        raise ValueError(f"vecmat: Input operand 1 has a mismatch in its core dimension 0, with "
-                         f"gufunc signature (n),(n,m)->(m) (size {b.shape[-2]} is different "
-                         f"from {a.shape[-1]})")
+    a, b = _gufunc_operands("vecmat", x1, x2, (1, 2), "(n),(n,m)->(m)", (-1, -2))
     dt = _gufunc_dtype("vecmat", a, b, dtype, casting)
     row = reshape(wrap(a), a.shape[:-1] + (1, a.shape[-1]))._n()
     return _store(wrap(_matmul_node(row, b, dt))[..., 0, :]._n(), out, casting, "vecmat")
