@@ -500,7 +500,9 @@ def repeat(a, repeats, axis=None):
     if counts.size == 1:
         r = int(counts.reshape(-1)[0])
         if r < 0:
-            raise ValueError("repeats may not contain negative values.")
+            if n:
+                raise ValueError("repeats may not contain negative values.")
+            r = 0           # NumPy: an empty axis repeated any number of times stays empty
         if r == 1:
             return wrap(node)
         shape = node.shape
