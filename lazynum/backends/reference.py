@@ -58,13 +58,14 @@ def run(order, outputs):
                 if node.op.may_fail:
                     exc.add_note(f"raised by lazynum op {node.op.name!r} traced at {node.site}")
                 raise
-            out = np.asarray(out)
+            if type(out) is not np.ndarray:
+                out = np.asarray(out)        # NumPy returns scalars for 0-d results
             if out.dtype != node.dtype or out.shape != node.shape:
                 raise InternalError(f"op {node.op.name} produced {out.dtype}{out.shape}, "
                                     f"its rules said {node.dtype}{node.shape}")
             values[node.id] = out
-            metrics.counters["kernels_launched"] += 1
             for arg in node.args:
-                if last.get(arg.id) == step and arg.id in values:
-                    del values[arg.id]
+                if last.get(arg.id) == step:
+                    values.pop(arg.id, None)
+    metrics.counters["kernels_launched"] += len(order)
     return [node.buffer if node.buffer is not None else values[node.id] for node in outputs]

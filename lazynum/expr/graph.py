@@ -11,22 +11,20 @@ from .node import Node
 
 
 def toposort(roots) -> list:
-    """Pending nodes reachable from ``roots`` in dependency order (realized nodes excluded)."""
-    order, seen = [], set()
-    stack = [(r, False) for r in roots if r.buffer is None]
+    """Pending nodes reachable from ``roots`` in dependency order (realized nodes excluded).
+
+    A node's arguments always exist before it, so ids (handed out at creation) are a
+    topological order: collect the reachable set, then sort by id.
+    """
+    seen = {}
+    stack = [r for r in roots if r.buffer is None]
     while stack:
-        node, expanded = stack.pop()
-        if expanded:
-            order.append(node)
-            continue
+        node = stack.pop()
         if node.id in seen:
             continue
-        seen.add(node.id)
-        stack.append((node, True))
-        for arg in node.args:
-            if arg.buffer is None and arg.id not in seen:
-                stack.append((arg, False))
-    return order
+        seen[node.id] = node
+        stack.extend([arg for arg in node.args if arg.buffer is None and arg.id not in seen])
+    return [seen[i] for i in sorted(seen)]
 
 
 def leaves(order) -> list:

@@ -50,14 +50,14 @@ def _live_pending_nodes() -> list:
     return nodes
 
 
-def _sharing(targets: list, candidates: list) -> list:
-    """Candidates whose pending graph reaches a pending node the targets need.
+def _sharing(order: list, candidates: list) -> list:
+    """Candidates whose pending graph reaches a pending node of ``order`` (the targets' cut).
 
     Node ids grow with creation and a node's arguments are older than it, so a walk down
     from a candidate can stop at ids below the oldest needed node: the cost is bounded by
     the nodes recorded since then, not by everything pending.
     """
-    needed = {node.id for node in graph.toposort(targets)}
+    needed = {node.id for node in order}
     if not needed:
         return []
     oldest = min(needed)
@@ -105,30 +105,32 @@ def sync_nodes(nodes, reason: str, explicit: bool = False) -> None:
     with _lock:
         metrics.record_sync(reason, site)
         try:
-            extras = _co_live_extras(targets)
+            order = graph.toposort(targets)
+            extras = _co_live_extras(targets, order)
             try:
-                _run(targets + extras, reason, site)
+                _run(targets + extras, reason, site, None if extras else order)
             except Exception:
                 if not extras:
                     raise
-                _run(targets, reason, site)   # a co-live array's failure must not blame this sync
+                _run(targets, reason, site, order)   # a co-live failure must not blame this sync
         finally:
             _after_sync()
 
 
-def _co_live_extras(targets) -> list:
+def _co_live_extras(targets, order) -> list:
     chosen = {t.id for t in targets}
     extras = []
-    for node in _sharing(targets, _live_pending_nodes()):
+    for node in _sharing(order, _live_pending_nodes()):
         if node.id not in chosen:
             chosen.add(node.id)
             extras.append(node)
     return extras
 
 
-def _run(outputs: list, reason: str, site: str) -> None:
+def _run(outputs: list, reason: str, site: str, order=None) -> None:
     start = time.perf_counter()
-    order = graph.toposort(outputs)
+    if order is None:
+        order = graph.toposort(outputs)
     node_mod.forget_pending(len(order))
     if metrics.enabled("graph"):
         metrics.log("graph", f"sync ({reason}) at {site}:\n" + graph.format_graph(outputs))
