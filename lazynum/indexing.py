@@ -133,9 +133,31 @@ def _is_scalar_key(key, items, ndim) -> bool:
     return not (key is Ellipsis or (isinstance(key, tuple) and any(k is Ellipsis for k in key)))
 
 
+def _plain_items(key, ndim):
+    """Items for the common keys (ints and slices only, at most ndim of them) without the
+    general parse, or None.  (Python ints only: NumPy integers take the general path.)"""
+    kind = type(key)
+    if kind is slice or kind is int:
+        items = [key]
+    elif kind is tuple and len(key) <= ndim and all(type(k) is slice or type(k) is int for k in key):
+        items = list(key)
+    else:
+        return None
+    if len(items) > ndim:
+        return None
+    return items + [slice(None)] * (ndim - len(items))
+
+
 def getitem(self, key):
     """``a[key]``: a view for basic indices, a gather for integer/boolean arrays."""
-    items, positions = key_items(key, self.ndim)
+    ndim = self.ndim
+    items = _plain_items(key, ndim)
+    if items is not None:
+        if all(type(k) is int for k in items):      # NumPy returns a scalar: a copy
+            base, layout = base_and_layout(self)
+            return wrap_scalar(view_node(base, basic_layout(layout, items)))
+        return self._window(basic_layout(self._layout(), items))
+    items, positions = key_items(key, ndim)
     if _is_basic(items):
         if _is_scalar_key(key, items, self.ndim):
             base, layout = base_and_layout(self)

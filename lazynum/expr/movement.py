@@ -9,7 +9,6 @@ index math (``offset + sum(i_k * stride_k)``), never as a copy.  A write through
 from __future__ import annotations
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from .. import dtypes
 from .registry import register
@@ -40,10 +39,16 @@ def _view_shape(args, attrs):
 
 
 def _strided(flat: np.ndarray, shape, strides, offset, writeable=False):
+    """The strided window over C-contiguous ``flat``.  NumPy's ndarray constructor checks
+    that the window stays inside the buffer (negative strides included) and is ~10x cheaper
+    than ``as_strided``."""
     if size_of(shape) == 0:
         return np.empty(shape, flat.dtype)
     item = flat.itemsize
-    return as_strided(flat[offset:], shape, [s * item for s in strides], writeable=writeable)
+    out = np.ndarray(shape, flat.dtype, flat, offset * item, [s * item for s in strides])
+    if not writeable:
+        out.flags.writeable = False
+    return out
 
 
 def _view_reference(arrays, attrs):
