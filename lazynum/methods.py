@@ -10,87 +10,24 @@ import numpy as np
 
 from . import (advanced_indexing, creation, indexing, joining, linalg, manipulation, mathfuncs,
                reductions, sorting)
-from .arraytype import ndarray, wrap, wrap_ordered
-from .expr import node as nodes
-from .expr.elementwise import UFUNC_OPS, loop_signature
-from .ufuncs import call, result_order
-
-apply_checked = nodes.apply_checked
+from . import fastpath
+from .arraytype import ndarray
+from .expr.elementwise import UFUNC_OPS
+from .ufuncs import call
 
 _OPERAND_TYPES = (ndarray, np.ndarray, np.generic, bool, int, float, list, tuple)
-
-
-class _LoopCache(dict):
-    """(left type, right type) -> output dtype when ``ufunc``'s NumPy loop needs no casts
-    (else None), one table per operator.
-
-    Types are dtypes, or ``float``/``int`` for weak Python scalars.  A hit lets an
-    operator record its node directly; anything else takes the general ufunc path.
-    """
-
-    def __init__(self, ufunc):
-        super().__init__()
-        self.ufunc = ufunc
-
-    def __missing__(self, key):
-        left, right = key
-        try:
-            signature = loop_signature(self.ufunc, (left, right))
-        except TypeError:
-            self[key] = None
-            return None
-        want = (left if isinstance(left, np.dtype) else signature[0],
-                right if isinstance(right, np.dtype) else signature[1])
-        ok = signature[:2] == want and signature[0] == signature[1]
-        self[key] = out = signature[2] if ok else None
-        return out
-
-
-_INT_BOUNDS = {np.dtype(t): (np.iinfo(t).min, np.iinfo(t).max)
-               for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)}
-
-
-def _fast_scalar(no_cast, node, other):
-    """(scalar leaf, output dtype) for a weak Python scalar needing no cast, else None."""
-    kind = type(other)
-    if kind is float:
-        out = no_cast[node.dtype, float]
-        return None if out is None else (nodes.scalar(other, node.dtype), out)
-    if kind is int:
-        bounds = _INT_BOUNDS.get(node.dtype)
-        if bounds is not None and bounds[0] <= other <= bounds[1]:
-            out = no_cast[node.dtype, int]
-            return None if out is None else (nodes.scalar(other, node.dtype), out)
-    return None
 
 
 def _binary(name, reflected=False):
     uf = getattr(np, name)
     op = UFUNC_OPS[name]
-    no_cast = _LoopCache(uf)
+    no_cast = fastpath.LoopCache(uf)
+    fast = fastpath.binary
 
     def method(self, other):
-        # The tracing hot path: same-shape (or 0-d) operands whose dtypes are already the
-        # loop's record one node with no promotion or broadcast work.
-        node = self._node if self._view is None else self._n()
-        if type(other) is ndarray:
-            other_node = other._node if other._view is None else other._n()
-            if other_node.shape == node.shape or not other_node.shape:
-                out = no_cast[node.dtype, other_node.dtype]
-                if out is not None:
-                    args = (other_node, node) if reflected else (node, other_node)
-                    result = apply_checked(op, args, node.shape, out)
-                    if self._view is None and other._view is None:
-                        return wrap(result)
-                    return wrap_ordered(result, result_order((self, other), node.shape))
-        else:
-            fast = _fast_scalar(no_cast, node, other)
-            if fast is not None:
-                args = (fast[0], node) if reflected else (node, fast[0])
-                result = apply_checked(op, args, node.shape, fast[1])
-                if self._view is None:
-                    return wrap(result)
-                return wrap_ordered(result, result_order((self,), node.shape))
+        result = fast(op, no_cast, self, other, reflected)
+        if result is not None:
+            return result
         if not isinstance(other, _OPERAND_TYPES):
             return NotImplemented
         return call(uf, (other, self) if reflected else (self, other))

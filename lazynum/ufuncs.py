@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import dtypes, layout as layouts
+from . import dtypes, fastpath as _fastpath, layout as layouts
 from .arraytype import ndarray, wrap, wrap_ordered
 from .conversion import broadcast_node, cast, is_weak, to_node
 from .expr import node as nodes
@@ -330,12 +330,20 @@ class ufunc:
         self.types = self._np.types
         self.ntypes = self._np.ntypes
         self.signature = None
+        self._op = UFUNC_OPS[name]
+        self._no_cast = _fastpath.LoopCache(self._np)
 
     def __repr__(self):
         return f"<lazynum ufunc '{self.__name__}'>"
 
     def __call__(self, *args, out=None, where=True, dtype=None, casting="same_kind",
                  order="K", subok=True, **kwargs):
+        if (out is None and where is True and dtype is None and not kwargs and args
+                and type(args[0]) is ndarray and len(args) == self.nin and self.nout == 1):
+            result = (_fastpath.unary(self._op, self._no_cast, args[0]) if self.nin == 1 else
+                      _fastpath.binary(self._op, self._no_cast, args[0], args[1]))
+            if result is not None:
+                return result
         if kwargs:
             if "signature" in kwargs or "sig" in kwargs:
                 raise NotImplementedError(f"{self.__name__}(signature=...) is not supported; "
