@@ -201,7 +201,9 @@ def setitem(self, key, value):
     if _is_basic(items):
         region = basic_layout(self._layout(), items)
         converted = convert_value(value, self.dtype)
-        if converted.shape and _is_scalar_key(key, items, self.ndim):
+        # NumPy refuses a sequence into one element (bool arrays excepted: NumPy takes the
+        # sequence's truth value there).
+        if converted.shape and self.dtype.kind != "b" and _is_scalar_key(key, items, self.ndim):
             raise ValueError("setting an array element with a sequence.")
         self._write(region, broadcast_value(converted, region[0]))
         return
