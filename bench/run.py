@@ -57,7 +57,7 @@ def main(argv=None) -> int:
               "timings will be noisy")
     if env["lazynum_backend"] == "numpy":
         print("  note: lazynum runs on its NumPy reference backend (op by op, no fusion); "
-              "the fused llvm backend is the next milestone.")
+              "the compile cache and the fused llvm backend are the next milestones.")
     print()
 
     selected = args.only or list(case_module.ALL)

@@ -197,7 +197,7 @@ def main() -> int:
     if backend == "numpy":
         print(f"{INDENT}Today lazynum runs on its NumPy reference backend (op by op, no fusion): it does")
         print(f"{INDENT}NumPy's work plus its own recording, so NumPy's speed is the best it can reach now.")
-        print(f"{INDENT}The fused llvm backend is the next milestone.")
+        print(f"{INDENT}The compile cache and the fused llvm backend are the next milestones.")
     print(f"{INDENT}Full numbers, with numexpr, numba and jax where installed: python -m bench.run")
     print("\nMore: LAZYNUM_LOGS=graph,sync python -m lazynum.demo  |  lazynum.metrics_report()")
     return 0

@@ -55,7 +55,7 @@ def test_demo_runs_and_prints_every_section():
         "lazynum.SyncError: implicit sync (bool) at <demo step 4>:3",
         "[5] Time against NumPy",
         "lazynum/NumPy",
-        "fused llvm backend is the next milestone",
+        "fused llvm backend are the next milestones",
     ]
     missing = [text for text in expected if text not in out]
     assert not missing, f"demo output lacks {missing}:\n{out}"
