@@ -210,6 +210,8 @@ def call(uf: np.ufunc, args, out=None, where=True, dtype=None, casting="same_kin
         if out is not None:
             _check_out_casting(uf, exc.loop, out, casting)
         raise
+    if out is not None:
+        _check_out_casting(uf, loop, out, casting)   # NumPy checks casting before shapes
     inputs = []
     for (value, key), want in zip(items, loop):
         if type(value) is _Node:

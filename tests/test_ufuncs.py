@@ -493,3 +493,10 @@ def test_tracing_a_ufunc_never_syncs():
     assert lnp.metrics()["syncs"] == 0
     np.asarray(y)
     assert lnp.metrics()["syncs"] == 1
+
+
+def test_out_casting_is_checked_before_shapes_like_numpy():
+    for m in (np, lnp):
+        a = m.zeros(5, np.uint32)
+        with pytest.raises(TypeError):      # NumPy's UFuncTypeError, not the shape ValueError
+            a **= m.zeros((0, 3), np.int64)
