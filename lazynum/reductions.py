@@ -85,12 +85,17 @@ def _kept(shape, axes):
     return tuple(1 if i in axes else d for i, d in enumerate(shape))
 
 
-def _mask(where, shape):
+def _where_node(where):
+    """The ``where=`` mask as a bool node (NumPy checks its dtype before anything else)."""
     mask = to_node(where)
     if mask.dtype != BOOL:
         raise TypeError(f"Cannot cast array data from {mask.dtype!r} to dtype('bool') "
                         "according to the rule 'safe'")
-    return broadcast_node(mask, shape)
+    return mask
+
+
+def _mask(where, shape):
+    return broadcast_node(_where_node(where), shape)
 
 
 def _check_out(out):
@@ -133,6 +138,8 @@ def _reduce(name, a, axis, dtype=None, out=None, keepdims=False, initial=_NoValu
     """Node of ``numpy.<name>.reduce(a, ...)``: keepdims applied, in ``out``'s dtype if given."""
     _check_out(out)
     node = to_node(a)
+    if where is not True:
+        _where_node(where)
     axes = _axes(axis, len(node.shape), legacy)
     acc = _acc(name, node.dtype, dtype, out)
     op, identity = _REDUCERS[name]

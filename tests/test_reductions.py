@@ -642,3 +642,12 @@ def test_sum_primitives_keep_narrow_int_dtypes(op, attrs):
     result = wrap(nodes.apply(lookup(op), (x._n(),), attrs))
     expected = getattr(np, op.replace("reduce_", ""))(np.array([100, 100], np.int8), dtype=np.int8)
     S.assert_same(result, expected)     # the backend's InternalError is an AssertionError
+
+
+def test_a_non_bool_where_mask_is_the_first_error_like_numpy():
+    x = np.arange(6).reshape(2, 3)
+    for m in (np, lnp):
+        with pytest.raises(TypeError):
+            m.min(m.asarray(x), axis=0, where=m.asarray(x.astype(np.int32)))
+        with pytest.raises(TypeError):
+            m.sum(m.asarray(x), axis=5, where=m.asarray(x))
