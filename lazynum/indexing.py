@@ -14,7 +14,7 @@ import numpy as np
 from . import dtypes
 from .arraytype import ndarray, view_node, wrap_scalar
 from .conversion import broadcast_node, cast, is_weak, to_array, to_node, weak_scalar
-from .expr.shapes import c_strides
+from .expr.shapes import c_strides, slice_extent
 
 __all__: list = []
 
@@ -99,8 +99,7 @@ def basic_layout(layout, items) -> tuple:
             continue
         size, stride = shape[dim], strides[dim]
         if isinstance(item, slice):
-            start, stop, step = item.indices(size)
-            length = len(range(start, stop, step))
+            start, step, length = slice_extent(item, size)
             if length:
                 offset += start * stride
             new_shape.append(length)
@@ -109,7 +108,7 @@ def basic_layout(layout, items) -> tuple:
             i = operator.index(item)
             if not -size <= i < size:
                 raise IndexError(f"index {i} is out of bounds for axis {dim} with size {size}")
-            offset += (i % size) * stride
+            offset += (i + size if i < 0 else i) * stride
         dim += 1
     return (tuple(new_shape), tuple(new_strides), offset)
 

@@ -53,6 +53,24 @@ def _parse_positive_int(text) -> int:
     return value
 
 
+def _parse_bool(text) -> bool:
+    if isinstance(text, bool):
+        return text
+    lowered = str(text).strip().lower()
+    if lowered in ("1", "true", "on", "yes"):
+        return True
+    if lowered in ("0", "false", "off", "no"):
+        return False
+    raise ValueError(f"expected 1/0 (true/false, on/off), got {text!r}")
+
+
+def _parse_limit(text) -> int:
+    value = int(text)
+    if value < 0:
+        raise ValueError(f"LAZYNUM_RECOMPILE_LIMIT must be >= 0 (0 = never warn), got {text!r}")
+    return value
+
+
 def _parse_threads(text) -> int:
     value = int(text)
     if value < 0:
@@ -67,7 +85,9 @@ class Settings:
     sync: str = "allow"
     logs: frozenset = frozenset()
     threads: int = 0                  # 0 = all cores (see effective_threads)
-    cache_dir: str = ""
+    cache_dir: str = "auto"
+    dynamic_shapes: bool = True
+    recompile_limit: int = 8
     flush_nodes: int = 50_000
     flush_bytes: int = 2 << 30
 
@@ -82,7 +102,15 @@ SETTINGS_TABLE = {
     "logs": ("LAZYNUM_LOGS", _parse_logs,
              "Comma-separated log topics printed to stderr: " + ", ".join(VALID_LOGS) + ", all."),
     "threads": ("LAZYNUM_THREADS", _parse_threads, "Worker threads for compiled kernels (0 = all cores)."),
-    "cache_dir": ("LAZYNUM_CACHE_DIR", str, "Directory of the persistent compile cache (empty = off)."),
+    "cache_dir": ("LAZYNUM_CACHE_DIR", str,
+                  "Directory of the persistent compile cache: auto (the per-user cache, "
+                  "$XDG_CACHE_HOME/lazynum or ~/.cache/lazynum), off, or a path."),
+    "dynamic_shapes": ("LAZYNUM_DYNAMIC_SHAPES", _parse_bool,
+                       "Input sizes >= 2 are symbolic, so one program serves every size "
+                       "(1); 0 makes every size static (a program per size)."),
+    "recompile_limit": ("LAZYNUM_RECOMPILE_LIMIT", _parse_limit,
+                        "Warn once when one sync line has compiled more than this many "
+                        "programs (0 = never)."),
     "flush_nodes": ("LAZYNUM_FLUSH_NODES", _parse_positive_int,
                     "Pending-graph size (nodes traced since the last sync) that triggers an automatic flush."),
     "flush_bytes": ("LAZYNUM_FLUSH_BYTES", _parse_positive_int,

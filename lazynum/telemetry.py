@@ -9,6 +9,7 @@ import collections
 import itertools
 import os
 import sys
+import time
 
 from . import settings as _config
 
@@ -21,12 +22,15 @@ _baseline = {"node_id": 0}
 COUNTER_NAMES = (
     "syncs", "fallbacks", "auto_flushes", "nodes_computed", "bytes_allocated",
     "compiles", "cache_hits", "cache_misses", "kernels_launched",
+    "cache_hits_memory", "cache_hits_disk", "cache_misses_disk", "disk_writes",
 )
 counters = dict.fromkeys(COUNTER_NAMES, 0)
 timers = collections.Counter()
 sync_sites = collections.Counter()      # (reason, "file:line") -> count
 fallback_sites = collections.Counter()  # (function name, "file:line") -> count
 flush_sites = collections.Counter()     # (reason, "file:line") -> count
+recompile_sites = collections.Counter()  # (why, "file:line") -> count
+recompile_counts = collections.Counter()  # "file:line" -> programs compiled for that sync
 
 
 def _peek_next_id() -> int:
@@ -60,7 +64,11 @@ def metrics() -> dict:
 
     Keys: ``ops_traced`` (graph nodes recorded), ``syncs``, ``fallbacks`` (NumPy functions
     computed eagerly on synced data), ``auto_flushes``, ``nodes_computed``, ``bytes_allocated``,
-    ``compiles``, ``cache_hits``, ``cache_misses``, ``kernels_launched``, and ``time_<phase>_s``.
+    ``compiles``, ``cache_hits``, ``cache_misses`` (``cache_hits_memory``/``cache_hits_disk``,
+    ``cache_misses_disk``, ``disk_writes`` split them by store), ``kernels_launched``, and
+    ``time_<phase>_s`` for the phases ``hash`` (signature of each sync's graph), ``compile``
+    (misses), ``run`` (executing programs) and ``trace`` (host time between syncs, which
+    includes the user's own Python).
     """
     out = {"ops_traced": _peek_next_id() - _baseline["node_id"]}
     out.update(counters)
@@ -78,10 +86,21 @@ def reset_metrics() -> None:
     sync_sites.clear()
     fallback_sites.clear()
     flush_sites.clear()
+    recompile_sites.clear()
+    recompile_counts.clear()
+
+
+_trace_start = [time.perf_counter()]
+
+
+def mark_trace_start() -> None:
+    """A sync ended: host time from here to the next sync counts as tracing."""
+    _trace_start[0] = time.perf_counter()
 
 
 def record_sync(reason: str, site: str) -> None:
     counters["syncs"] += 1
+    timers["trace"] += time.perf_counter() - _trace_start[0]
     sync_sites[(reason, site)] += 1
 
 
@@ -96,12 +115,19 @@ def record_flush(reason: str, site: str) -> None:
     flush_sites[(reason, site)] += 1
 
 
+def record_recompile(site: str, reason: str) -> None:
+    """A compile at the sync ``site``, with why the cache had no program for it."""
+    recompile_sites[(reason, site)] += 1
+    recompile_counts[site] += 1
+
+
 def _section(title, sites):
     lines = [title]
     if not sites:
         lines.append("  (none)")
     for (what, site), count in sites.most_common():
-        lines.append(f"  {count:6d}  {what:<14s} {site}")
+        lines.append(f"  {count:6d}  {what:<14s} {site}" if len(what) <= 14
+                     else f"  {count:6d}  {site}: {what}")
     return lines
 
 
@@ -113,4 +139,5 @@ def metrics_report() -> str:
     lines += _section("syncs (reason, first user frame):", sync_sites)
     lines += _section("fallbacks to NumPy (function, first user frame):", fallback_sites)
     lines += _section("automatic flushes (reason, first user frame):", flush_sites)
+    lines += _section("compiles (why the cache missed, sync line):", recompile_sites)
     return "\n".join(lines)

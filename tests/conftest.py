@@ -4,6 +4,12 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
+# Tests never touch the user's persistent compile cache (tests of the disk cache point
+# LAZYNUM_CACHE_DIR at a temporary directory), and hypothesis runs compile many programs
+# at one line on purpose, so the recompile warning is off unless a test turns it on.
+os.environ["LAZYNUM_CACHE_DIR"] = "off"
+os.environ["LAZYNUM_RECOMPILE_LIMIT"] = "0"
+
 # "ci" is deterministic (derandomized, fixed example budget) so CI runs are reproducible;
 # "dev" explores more with fresh randomness: HYPOTHESIS_PROFILE=dev pytest
 settings.register_profile("ci", derandomize=True, max_examples=40, deadline=None,

@@ -2,70 +2,161 @@
 
 It is the oracle the compiled backends are tested against and the debugging backend.
 Each op's reference implementation lives with the op in ``lazynum.expr``; this module
-only walks the order, frees intermediates after their last use and checks that every
-result has the shape and dtype its rules promised.
+only lowers a cut into a ``Program`` (a list of steps that hold no nodes: op, argument
+positions, attrs and expected shape with run-time sizes as slots), and replays it: frees
+intermediates after their last use and checks that every result has the shape and dtype
+its rules promised.
 """
 from __future__ import annotations
+
+import json
 
 import numpy as np
 
 from .. import telemetry as metrics
+from ..compile.cut import SizeSlot, fill, has_slot
+from ..expr.registry import lookup
+
+NAME = "numpy"
+ARTIFACT_VERSION = "reference-1"
 
 
 class InternalError(AssertionError):
     """A primitive's reference disagreed with its own shape/dtype rule (a lazynum bug)."""
 
 
-def _last_uses(order, keep):
+class Step:
+    """One op application: ``op(values at args, attrs) -> values[position]``."""
+    __slots__ = ("op", "args", "attrs", "dynamic", "shape", "dtype", "frees", "inplace")
+
+    def __init__(self, op, args, attrs, shape, dtype, frees, inplace):
+        self.op, self.args, self.attrs, self.shape, self.dtype = op, args, attrs, shape, dtype
+        self.dynamic = has_slot(attrs) or has_slot(shape)
+        self.frees = frees          # steps whose value dies after this one
+        self.inplace = inplace      # structurally allowed to update args[0] in place
+
+
+def compile(cut):  # noqa: A001 - the backend interface's name
+    """Lower ``cut`` into a replayable ``Program``."""
     last = {}
-    for step, node in enumerate(order):
+    for j, node in enumerate(cut.order):
         for arg in node.args:
-            last[arg.id] = step
-    for node in keep:
-        last[node.id] = len(order)
-    return last
+            last[cut.ref(arg)] = j
+    outputs = [cut.ref(node) for node in cut.outputs]
+    for ref in outputs:
+        last[ref] = len(cut.order)
+    steps = []
+    for j, node in enumerate(cut.order):
+        args = tuple(_encode_ref(cut.ref(a)) for a in node.args)
+        frees = tuple(sorted({a[1] for a in map(cut.ref, node.args)
+                              if a[0] == "step" and last[a] == j}))
+        first = cut.ref(node.args[0]) if node.args else None
+        inplace = (node.op.reference_inplace is not None and first[0] == "step"
+                   and last[first] == j and node.args.count(node.args[0]) == 1)
+        steps.append(Step(node.op, args, cut.attrs(node).template, cut.shape(node.shape),
+                          node.dtype, frees, inplace))
+    return Program(steps, [_encode_ref(r) for r in outputs])
 
 
-def _owned_and_unshared(node, step, arrays, last, values, outputs_ids) -> bool:
-    """May ``node`` update its first argument's buffer in place?  Only when this run made
-    that buffer, owns its memory, this is its last use, and no other live value (a view
-    made from it earlier) can read it afterwards."""
-    first = node.args[0]
+def _encode_ref(ref) -> int:
+    """Leaves as ``-1 - i``, steps as ``j``: one int per argument."""
+    return -1 - ref[1] if ref[0] == "leaf" else ref[1]
+
+
+class Program:
+    """A lowered cut: replay with ``run(inputs, sizes, sites)``."""
+
+    def __init__(self, steps, outputs):
+        self.steps = steps
+        self.outputs = outputs
+
+    def run(self, inputs, sizes, sites=None):
+        values = [None] * len(self.steps)
+        with np.errstate(all="ignore"):
+            for j, step in enumerate(self.steps):
+                arrays = [values[a] if a >= 0 else inputs[-1 - a] for a in step.args]
+                values[j] = self._run_step(j, step, arrays, values, sizes, sites)
+                for dead in step.frees:
+                    values[dead] = None
+        metrics.counters["kernels_launched"] += len(self.steps)
+        return [values[r] if r >= 0 else inputs[-1 - r] for r in self.outputs]
+
+    def _run_step(self, j, step, arrays, values, sizes, sites):
+        attrs, shape = step.attrs, step.shape
+        if step.dynamic:
+            attrs, shape = fill(attrs, sizes), fill(shape, sizes)
+        reference = step.op.reference
+        if step.inplace and _owned_and_unshared(arrays, values):
+            reference = step.op.reference_inplace
+        try:
+            out = reference(arrays, attrs)
+        except (IndexError, ValueError) as exc:
+            if step.op.may_fail:
+                exc.add_note(f"raised by lazynum op {step.op.name!r} traced at "
+                             f"{sites(j) if sites else '?'}")
+            raise
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)        # NumPy returns scalars for 0-d results
+        if out.dtype != step.dtype or out.shape != shape:
+            raise InternalError(f"op {step.op.name} produced {out.dtype}{out.shape}, "
+                                f"its rules said {step.dtype}{shape}")
+        return out
+
+    # --- persistence (the disk cache): plain JSON data, no code objects ---------------------
+    def to_bytes(self) -> bytes:
+        steps = [[s.op.name, list(s.args), _dump(s.attrs), _dump(s.shape), s.dtype.str,
+                  list(s.frees), s.inplace] for s in self.steps]
+        return json.dumps({"steps": steps, "outputs": self.outputs}).encode()
+
+
+def load(data: bytes) -> Program:
+    """The ``Program`` stored by ``Program.to_bytes`` (ValueError when malformed)."""
+    try:
+        doc = json.loads(data.decode())
+        steps = [Step(lookup(name), tuple(args), _load(attrs), _load(shape), np.dtype(dtype),
+                      tuple(frees), bool(inplace))
+                 for name, args, attrs, shape, dtype, frees, inplace in doc["steps"]]
+        return Program(steps, [int(r) for r in doc["outputs"]])
+    except (KeyError, TypeError, ValueError, UnicodeDecodeError) as exc:
+        raise ValueError(f"malformed reference program: {exc}") from None
+
+
+def _owned_and_unshared(arrays, values) -> bool:
+    """May a scatter update ``arrays[0]`` in place?  The program made that buffer (a step
+    value at its last use, checked at compile time), it owns its memory, and no other live
+    value (a view made from it earlier) can read it afterwards."""
     buffer = arrays[0]
-    if (first.buffer is not None or first.id in outputs_ids or last.get(first.id) != step
-            or buffer.base is not None or not buffer.flags.writeable or not buffer.flags.c_contiguous
-            or any(arg.id == first.id for arg in node.args[1:])):
+    if buffer.base is not None or not buffer.flags.writeable or not buffer.flags.c_contiguous:
         return False
-    return not any(other is not buffer and np.may_share_memory(other, buffer)
-                   for other in values.values())
+    return not any(other is not None and other is not buffer and np.may_share_memory(other, buffer)
+                   for other in values)
 
 
-def run(order, outputs):
-    """Evaluate ``order`` (pending nodes, dependency order); return the outputs' values."""
-    values = {}
-    last = _last_uses(order, outputs)
-    outputs_ids = {node.id for node in outputs}
-    with np.errstate(all="ignore"):
-        for step, node in enumerate(order):
-            arrays = [arg.buffer if arg.buffer is not None else values[arg.id] for arg in node.args]
-            reference = node.op.reference
-            if node.op.reference_inplace is not None and _owned_and_unshared(
-                    node, step, arrays, last, values, outputs_ids):
-                reference = node.op.reference_inplace
-            try:
-                out = reference(arrays, node.attrs)
-            except (IndexError, ValueError) as exc:
-                if node.op.may_fail:
-                    exc.add_note(f"raised by lazynum op {node.op.name!r} traced at {node.site}")
-                raise
-            if type(out) is not np.ndarray:
-                out = np.asarray(out)        # NumPy returns scalars for 0-d results
-            if out.dtype != node.dtype or out.shape != node.shape:
-                raise InternalError(f"op {node.op.name} produced {out.dtype}{out.shape}, "
-                                    f"its rules said {node.dtype}{node.shape}")
-            values[node.id] = out
-            for arg in node.args:
-                if last.get(arg.id) == step:
-                    values.pop(arg.id, None)
-    metrics.counters["kernels_launched"] += len(order)
-    return [node.buffer if node.buffer is not None else values[node.id] for node in outputs]
+def _dump(value):
+    """Attrs/shapes as JSON data: tuples, numbers, strings, dtypes and size slots."""
+    if type(value) is SizeSlot:
+        return {"slot": value.index}
+    if type(value) is tuple:
+        return {"tuple": [_dump(v) for v in value]}
+    if isinstance(value, np.dtype):
+        return {"dtype": value.str}
+    if type(value) is float:
+        return {"float": repr(value)}
+    if value is None or type(value) in (int, str, bool):
+        return value
+    raise TypeError(f"attr {value!r} of type {type(value).__name__} cannot be stored")
+
+
+def _load(doc):
+    if isinstance(doc, dict):
+        (kind, value), = doc.items()
+        if kind == "slot":
+            return SizeSlot(int(value))
+        if kind == "tuple":
+            return tuple(_load(v) for v in value)
+        if kind == "dtype":
+            return np.dtype(value)
+        if kind == "float":
+            return float(value)
+        raise ValueError(f"unknown attr kind {kind!r}")
+    return doc

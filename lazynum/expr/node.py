@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import telemetry as metrics
 from .registry import Op, register
+from .symbolic import symbolize
 
 _next_id = metrics.node_ids.__next__
 _prod = math.prod
@@ -99,10 +100,23 @@ def _record(key, op, args, attrs, shape, dtype) -> Node:
     node.site = metrics.user_frame() if (record_sites or op.may_fail) else None
     _interned[key] = node
     pending_nodes += 1
-    pending_bytes += _prod(shape) * dtype.itemsize
+    pending_bytes += _numel(shape) * dtype.itemsize
     if pending_nodes >= flush_nodes_limit or pending_bytes >= flush_bytes_limit:
         flush_hook(node)
     return node
+
+
+_numel_of: dict = {}
+
+
+def _numel(shape) -> int:
+    """Element count as a plain int (SymInt products would build expressions: hot path)."""
+    n = _numel_of.get(shape)
+    if n is None:
+        if len(_numel_of) > 4096:
+            _numel_of.clear()
+        n = _numel_of[shape] = _prod(map(int, shape))
+    return n
 
 
 # Set by lazynum.runtime (expr must not import it): the automatic flush, its limits (from the
@@ -129,30 +143,38 @@ SCALAR = register("scalar", "leaf", shape=_leaf_shape, dtype=_leaf_shape,
                   doc="A Python scalar hoisted to a runtime parameter (not part of the key).")
 
 
-def constant(array: np.ndarray) -> Node:
-    """A realized leaf holding ``array`` (the caller guarantees nobody mutates it)."""
-    return Node(BUFFER, (), (), array.shape, array.dtype, buffer=array)
+def constant(array: np.ndarray, shape: tuple | None = None) -> Node:
+    """A realized leaf holding ``array`` (the caller guarantees nobody mutates it).
+
+    Its dims become the trace's size symbols (``symbolic.symbolize``), unless ``shape``
+    gives them (``mark_static``/``mark_dynamic``).
+    """
+    return Node(BUFFER, (), (), symbolize(array.shape) if shape is None else shape,
+                array.dtype, buffer=array)
 
 
-_scalar_leaves: dict = {}
+_scalar_arrays: dict = {}
 
 
 def scalar(value, dtype: np.dtype) -> Node:
-    """A 0-d leaf for a Python scalar converted to ``dtype`` (a runtime parameter).
+    """A 0-d leaf for a Python scalar converted to ``dtype``: a runtime parameter.
 
-    Leaves are immutable, so equal scalars share one (which lets expressions that use
-    them hash-cons).  Float zeros (sign) and NaNs (never equal) are not shared.
+    Every use gets its own leaf, never one shared by value: whether two scalars are
+    equal must not change the graph's structure, or a new scalar value would change the
+    cache key and recompile.  The 0-d arrays themselves are read-only and shared.
     """
     shareable = value == value and (value or type(value) is not float)
-    if shareable:
-        node = _scalar_leaves.get((dtype, value))
-        if node is not None:
-            return node
-    node = Node(SCALAR, (), (), (), dtype, np.array(value, dtype=dtype))
-    if shareable:
-        if len(_scalar_leaves) > 4096:
-            _scalar_leaves.clear()
-        _scalar_leaves[(dtype, value)] = node
+    array = _scalar_arrays.get((dtype, value)) if shareable else None
+    if array is None:
+        array = np.array(value, dtype=dtype)
+        if shareable:
+            array.flags.writeable = False
+            if len(_scalar_arrays) > 4096:
+                _scalar_arrays.clear()
+            _scalar_arrays[(dtype, value)] = array
+    node = _new_node(Node)
+    node.op, node.args, node.attrs, node.shape, node.dtype = SCALAR, (), (), (), dtype
+    node.buffer, node.id, node.site = array, _next_id(), None
     return node
 
 

@@ -69,3 +69,33 @@ def c_strides(shape) -> tuple:
         strides.append(step)
         step *= max(d, 1)
     return tuple(reversed(strides))
+
+
+def slice_extent(item: slice, size) -> tuple:
+    """``(start, step, length)`` of ``item`` applied to an axis of ``size``.
+
+    ``slice.indices`` with exact size arithmetic: when ``size`` is a ``SymInt`` the start
+    and length stay expressions over it (``x[1:-1]`` has length ``n - 2``), so one program
+    serves every size.  The clamping branches compare concrete values, as Python does.
+    """
+    step = 1 if item.step is None else operator.index(item.step)
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
+    lower, upper = (0, size) if step > 0 else (-1, size - 1)
+
+    def bound(value, default):
+        if value is None:
+            return default
+        value = operator.index(value)
+        if value < 0:
+            value = value + size
+            return lower if value < lower else value
+        return upper if value > upper else value
+
+    start = bound(item.start, lower if step > 0 else upper)
+    stop = bound(item.stop, upper if step > 0 else lower)
+    if step > 0:
+        length = (stop - start + (step - 1)) // step if start < stop else 0
+    else:
+        length = (start - stop + (-step - 1)) // -step if stop < start else 0
+    return start, step, length

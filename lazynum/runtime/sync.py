@@ -14,7 +14,8 @@ import warnings
 import weakref
 
 from .. import backends, settings as config, telemetry as metrics
-from ..expr import graph, node as node_mod
+from ..expr import graph, node as node_mod, symbolic
+from . import compile_cache
 
 
 class SyncError(RuntimeError):
@@ -134,7 +135,7 @@ def _run(outputs: list, reason: str, site: str, order=None) -> None:
     node_mod.forget_pending(len(order))
     if metrics.enabled("graph"):
         metrics.log("graph", f"sync ({reason}) at {site}:\n" + graph.format_graph(outputs))
-    values = backends.get().run(order, outputs)
+    values = compile_cache.execute(backends.get(), order, outputs, site)
     for node, value in zip(outputs, values):
         node.realize(value)
     metrics.counters["nodes_computed"] += len(order)
@@ -146,7 +147,9 @@ def _run(outputs: list, reason: str, site: str, order=None) -> None:
 
 def _after_sync() -> None:
     node_mod.clear_interned()
+    symbolic.new_trace()
     _refresh_cached_settings()
+    metrics.mark_trace_start()
 
 
 def _refresh_cached_settings() -> None:
@@ -154,6 +157,7 @@ def _refresh_cached_settings() -> None:
     node_mod.flush_nodes_limit = settings.flush_nodes
     node_mod.flush_bytes_limit = settings.flush_bytes
     node_mod.record_sites = bool(settings.logs & {"graph", "kernels"})
+    symbolic.dynamic = settings.dynamic_shapes
 
 
 def flush_all(reason: str = "auto_flush", extra=()) -> None:

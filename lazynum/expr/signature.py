@@ -1,0 +1,148 @@
+"""The canonical signature of one sync's graph: the compile cache's key.
+
+One pass over the cut (its pending nodes in dependency order) emits, per node, its op,
+attrs, dtype, shape and argument positions, and per input leaf its dtype, shape and
+layout.  Sizes are written canonically: a plain int is static; a ``SymInt`` is its
+expression with symbols renamed by first appearance (``$s0``, ``$s1``, ...).  Input data
+and hoisted scalar values are not in it.  Two traces with equal signatures are the same
+program up to the symbol values, which ``binders`` say where to read in a new trace: each
+symbol is bound at the first dim that *is* that symbol (a leaf's or a node's shape).
+
+Why this is safe without PyTorch-style guards: every run re-traces, so a branch the front
+end or the user took on a concrete size left its mark in the new trace's graph; and every
+SymInt's value equals its expression at the trace's symbol values.  So a program compiled
+for one trace, evaluated at another trace's bound symbols, reproduces that trace's sizes
+exactly whenever the signatures are equal.
+"""
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+
+from .symbolic import Symbol, SymInt
+
+SYM = "$s"      # marks a canonical symbol in attrs/shapes (no attr is a tuple starting with it)
+_SIMPLE = (int, str, float, bool, type(None))
+
+
+class Signature:
+    """The result of ``signature(order, outputs)`` (see module docstring).
+
+    Attributes
+    ----------
+    key : bytes
+        16-byte digest of ``entries``: the cache key of this graph (before the backend).
+    entries : list of tuple
+        One readable tuple per leaf and per node, in walk order (miss explanations diff them).
+    leaves : list of Node
+        Input leaves (realized values, constants, hoisted scalars) in canonical order.
+    binders : list of (kind, position, dim)
+        Where symbol ``k`` is read in a trace: ``("l", i, d)`` leaf i's dim d, or
+        ``("s", j, d)`` step j's dim d.
+    symbols : list
+        The cut's atoms in canonical order: input-size ``Symbol``s, and size expressions
+        of earlier traces that this cut reads from a dim (a realized value's size).
+    cacheable : bool
+        False when an attr could not be canonicalized (then the graph is compiled each time).
+    """
+    __slots__ = ("key", "entries", "leaves", "binders", "symbols", "cacheable", "canonical",
+                 "_index")
+
+    def __init__(self):
+        self.entries, self.leaves, self.binders, self.symbols = [], [], [], []
+        self.cacheable = True
+        self.canonical = {}        # id(SymInt) -> its canonical form (int or tuple)
+        self._index = {}           # Symbol -> canonical number
+        self.key = b""
+
+    # --- sizes --------------------------------------------------------------------------
+    def dim(self, d, where=None):
+        """Canonical form of size ``d``; ``where=(kind, pos, dim)`` may bind a new symbol."""
+        if type(d) is not SymInt:
+            return int(d)
+        form = self.canonical.get(id(d))
+        if form is None:
+            form = self.canonical[id(d)] = self._form(d, where)
+        return form
+
+    def _form(self, d: SymInt, where):
+        form = self._resolve(d.expr)
+        if form is not None:
+            return form
+        if where is None:
+            return int(d)              # not readable from this trace: a static number
+        # A dim no earlier dim explains (an input's symbol, or a realized value's size
+        # computed by an earlier trace) becomes an atom of this cut, read from this dim.
+        expr = d.expr
+        self._index[expr] = len(self.symbols)
+        self.symbols.append(expr)
+        self.binders.append(where)
+        return self._resolve(expr)
+
+    def _resolve(self, expr):
+        """The canonical form of ``expr`` over this cut's atoms, or None if one is unbound."""
+        number = self._index.get(expr)
+        if number is not None:
+            if type(expr) is Symbol and expr.ranged:
+                return (SYM, number, expr.lo, expr.hi)
+            return (SYM, number)
+        if type(expr) is tuple:
+            a = self._resolve(expr[1])
+            b = None if a is None else self._resolve(expr[2])
+            return None if b is None else (expr[0], a, b)
+        return None if type(expr) is Symbol else expr
+
+    def shape(self, shape, kind: str, position: int) -> tuple:
+        return tuple([d if type(d) is int else self.dim(d, (kind, position, k))
+                      for k, d in enumerate(shape)])
+
+    # --- attrs --------------------------------------------------------------------------
+    def attrs(self, attrs):
+        if not attrs:
+            return attrs
+        return tuple([self._attr(a) for a in attrs])
+
+    def _attr(self, a):
+        kind = type(a)
+        if kind in _SIMPLE:
+            return a
+        if kind is SymInt:
+            return self.dim(a)
+        if kind is tuple:
+            return tuple([self._attr(x) for x in a])
+        if isinstance(a, (np.dtype, np.generic, slice)):
+            return a
+        self.cacheable = False      # e.g. an array in attrs: its repr would not be exact
+        return ("?", id(a))
+
+
+def signature(order, outputs) -> Signature:
+    """The canonical signature of the pending ``order`` computing ``outputs``."""
+    sig = Signature()
+    position = {}
+    entries = sig.entries
+    for j, node in enumerate(order):
+        refs = []
+        for arg in node.args:
+            ref = position.get(arg.id)
+            if ref is None:
+                i = len(sig.leaves)
+                sig.leaves.append(arg)
+                ref = position[arg.id] = ("l", i)
+                layout = "C" if arg.buffer.flags.c_contiguous else "S"
+                entries.append(("leaf", arg.dtype.str, sig.shape(arg.shape, "l", i), layout))
+            refs.append(ref)
+        entries.append((node.op.name, sig.attrs(node.attrs), node.dtype.str,
+                        sig.shape(node.shape, "s", j), tuple(refs)))
+        position[node.id] = ("s", j)
+    entries.append(("outputs", tuple(position[o.id] for o in outputs)))
+    sig.key = hashlib.blake2b(repr(entries).encode(), digest_size=16).digest()
+    return sig
+
+
+def bind(sig: Signature, order) -> tuple:
+    """The symbol values of this trace, read where ``sig.binders`` say."""
+    leaves = sig.leaves
+    return tuple([int((leaves if kind == "l" else order)[pos].shape[dim])
+                  for kind, pos, dim in sig.binders])

@@ -1,0 +1,210 @@
+"""The record/replay compile cache: one compiled program per graph signature.
+
+At a sync the cut's canonical ``Signature`` is its key (``lazynum.expr.signature``).
+A hit does no lowering and no code generation: bind the symbols from the new trace's
+sizes, evaluate the shape function, run the program.  A miss compiles (the backend's
+``compile(cut)``), stores the program in memory and, when ``LAZYNUM_CACHE_DIR`` is on,
+on disk; it is explained against the nearest cached signature from the same sync line
+(``LAZYNUM_LOGS=recompiles``), and a line that keeps compiling new programs gets one
+warning naming what keeps changing.
+"""
+from __future__ import annotations
+
+import collections
+import hashlib
+import json
+import time
+import warnings
+
+from .. import settings as config, telemetry as metrics
+from ..compile.cut import Cut
+from ..compile.shape_functions import ShapeFunction
+from ..expr.signature import bind, signature
+
+MEMORY_ENTRIES = 1024          # programs kept in memory (least recently used dropped)
+FORMAT = "lazynum-program-1"
+
+
+class Entry:
+    """A compiled program and the shape function that feeds it its sizes."""
+    __slots__ = ("program", "shape_fn")
+
+    def __init__(self, program, shape_fn: ShapeFunction):
+        self.program = program
+        self.shape_fn = shape_fn
+
+    def sizes(self, symbols):
+        return self.shape_fn(symbols)
+
+
+_memory: collections.OrderedDict = collections.OrderedDict()
+_history: dict = {}                 # sync site -> recent signature entries compiled there
+_warned_sites: set = set()
+_disk = {"dir": None, "cache": None}
+
+
+def execute(backend, order, outputs, site: str) -> list:
+    """Compute ``outputs`` of the pending ``order`` through the cache; return their values."""
+    start = time.perf_counter()
+    sig = signature(order, outputs)
+    metrics.timers["hash"] += time.perf_counter() - start
+    key = (backend.NAME, sig.key)
+    entry = _memory.get(key) if sig.cacheable else None
+    if entry is not None:
+        _memory.move_to_end(key)
+        metrics.counters["cache_hits"] += 1
+        metrics.counters["cache_hits_memory"] += 1
+    else:
+        entry = _from_disk(backend, sig) if sig.cacheable else None
+        if entry is None:
+            entry = _compile(backend, order, outputs, sig, site)
+        _remember(key, entry, sig.cacheable)
+    symbols = bind(sig, order)
+    inputs = [leaf.buffer for leaf in sig.leaves]
+    run_start = time.perf_counter()
+    values = entry.program.run(inputs, entry.sizes(symbols), lambda j: order[j].site)
+    metrics.timers["run"] += time.perf_counter() - run_start
+    return values
+
+
+def _remember(key, entry, cacheable: bool) -> None:
+    if not cacheable:
+        return
+    _memory[key] = entry
+    if len(_memory) > MEMORY_ENTRIES:
+        _memory.popitem(last=False)
+
+
+def _compile(backend, order, outputs, sig, site) -> Entry:
+    start = time.perf_counter()
+    metrics.counters["cache_misses"] += 1
+    _explain_miss(sig, site)
+    cut = Cut(order, outputs, sig)
+    program = backend.compile(cut)
+    entry = Entry(program, cut.finish())
+    metrics.counters["compiles"] += 1
+    metrics.timers["compile"] += time.perf_counter() - start
+    if sig.cacheable:
+        _to_disk(backend, sig, entry)
+    return entry
+
+
+# --- miss explanations and the recompile warning ----------------------------------------------
+
+def _explain_miss(sig, site: str) -> None:
+    seen = _history.setdefault(site, collections.deque(maxlen=16))
+    reason = explain(sig.entries, list(seen)) if seen else "first compile at this line"
+    seen.append(sig.entries)
+    metrics.record_recompile(site, reason)
+    metrics.log("recompiles", f"compile at {site}: {reason}")
+    limit = config.get().recompile_limit
+    compiled_here = metrics.recompile_counts[site]
+    if limit and compiled_here > limit and site not in _warned_sites:
+        _warned_sites.add(site)
+        filename, _, line = site.rpartition(":")
+        warnings.warn_explicit(
+            f"lazynum: the sync at {site} compiled {compiled_here} different programs; "
+            f"what keeps changing: {reason}. Sizes that change between 0, 1 and larger "
+            f"values, changing dtypes or ranks, or sizes made static (len(), int()) each "
+            f"need a program (LAZYNUM_LOGS=recompiles shows every one).",
+            RuntimeWarning, filename or site, int(line) if line.isdigit() else 0)
+
+
+def explain(entries: list, candidates: list) -> str:
+    """How ``entries`` differs from the nearest of ``candidates`` (both signature entries)."""
+    def distance(other):
+        return abs(len(other) - len(entries)) + sum(a != b for a, b in zip(entries, other))
+    nearest = min(candidates, key=distance)
+    if len(nearest) != len(entries):
+        return (f"the graph has {len(entries) - 1} leaves+nodes, the nearest cached one "
+                f"{len(nearest) - 1}")
+    for position, (new, old) in enumerate(zip(entries, nearest)):
+        if new != old:
+            return _describe_difference(position, new, old)
+    return "same signature (the program was evicted or uncacheable)"
+
+
+_FIELDS = {"leaf": ("kind", "dtype", "shape", "layout"),
+           "outputs": ("kind", "outputs")}
+_NODE_FIELDS = ("op", "attrs", "dtype", "shape", "args")
+
+
+def _describe_difference(position, new, old) -> str:
+    names = _FIELDS.get(new[0], _NODE_FIELDS)
+    what = "input" if new[0] == "leaf" else f"op {new[0]!r}"
+    for name, a, b in zip(names, new, old):
+        if a != b:
+            return f"{what} at position {position}: {name} {_show(a)} (cached: {_show(b)})"
+    return f"{what} at position {position} differs"
+
+
+def _show(value) -> str:
+    """Canonical forms as users read them: symbols as s0, s1..."""
+    text = repr(value)
+    return text.replace("('$s', ", "s(").replace("'", "")
+
+
+# --- the disk cache -----------------------------------------------------------------------------
+
+def _disk_cache():
+    from .disk_cache import DiskCache, default_directory
+    setting = config.get().cache_dir
+    if setting in ("", "off"):
+        return None
+    directory = default_directory() if setting == "auto" else setting
+    if _disk["dir"] != directory:
+        _disk["dir"], _disk["cache"] = directory, DiskCache(directory)
+    return _disk["cache"] if _disk["cache"].usable else None
+
+
+def _disk_key(backend, sig) -> str:
+    from .. import __version__
+    tag = backend.artifact_tag() if hasattr(backend, "artifact_tag") else backend.ARTIFACT_VERSION
+    text = f"{FORMAT}|{__version__}|{backend.NAME}|{tag}|".encode() + sig.key
+    return f"{backend.NAME}-{hashlib.blake2b(text, digest_size=20).hexdigest()}"
+
+
+def _to_disk(backend, sig, entry) -> None:
+    cache = _disk_cache()
+    if cache is None:
+        return
+    try:
+        program = entry.program.to_bytes()
+    except TypeError as exc:        # an attr the format cannot hold: memory-only entry
+        metrics.log("cache", f"not stored on disk: {exc}")
+        return
+    meta = {"format": FORMAT, "n_symbols": entry.shape_fn.n_symbols,
+            "shape_fn": entry.shape_fn.source}
+    if cache.put(_disk_key(backend, sig), json.dumps(meta).encode() + b"\n" + program):
+        metrics.counters["disk_writes"] += 1
+
+
+def _from_disk(backend, sig):
+    cache = _disk_cache()
+    if cache is None:
+        return None
+    key = _disk_key(backend, sig)
+    data = cache.get(key)
+    if data is None:
+        metrics.counters["cache_misses_disk"] += 1
+        return None
+    try:
+        head, _, program = data.partition(b"\n")
+        meta = json.loads(head.decode())
+        if meta.get("format") != FORMAT or meta.get("n_symbols") != len(sig.symbols):
+            raise ValueError("format or symbol count differs")
+        entry = Entry(backend.load(program), ShapeFunction(meta["shape_fn"], meta["n_symbols"]))
+    except (ValueError, KeyError, SyntaxError, UnicodeDecodeError) as exc:
+        warnings.warn(f"lazynum: ignoring unusable compile-cache entry {key}: {exc}", RuntimeWarning)
+        return None
+    metrics.counters["cache_hits"] += 1
+    metrics.counters["cache_hits_disk"] += 1
+    metrics.log("cache", f"loaded {key} from {_disk['dir']}")
+    return entry
+
+
+def clear_memory() -> None:
+    """Forget every in-memory program (tests; the disk cache is untouched)."""
+    _memory.clear()
+    _history.clear()
+    _warned_sites.clear()
