@@ -27,11 +27,13 @@ class InternalError(AssertionError):
 
 class Step:
     """One op application: ``op(values at args, attrs) -> values[position]``."""
-    __slots__ = ("op", "args", "attrs", "dynamic", "shape", "dtype", "frees", "inplace")
+    __slots__ = ("op", "args", "attrs", "dynamic_attrs", "dynamic_shape", "shape", "dtype",
+                 "frees", "inplace")
 
     def __init__(self, op, args, attrs, shape, dtype, frees, inplace):
         self.op, self.args, self.attrs, self.shape, self.dtype = op, args, attrs, shape, dtype
-        self.dynamic = has_slot(attrs) or has_slot(shape)
+        self.dynamic_attrs = has_slot(attrs)
+        self.dynamic_shape = has_slot(shape)
         self.frees = frees          # steps whose value dies after this one
         self.inplace = inplace      # structurally allowed to update args[0] in place
 
@@ -82,9 +84,10 @@ class Program:
         return [values[r] if r >= 0 else inputs[-1 - r] for r in self.outputs]
 
     def _run_step(self, j, step, arrays, values, sizes, sites):
-        attrs, shape = step.attrs, step.shape
-        if step.dynamic:
-            attrs, shape = fill(attrs, sizes), fill(shape, sizes)
+        attrs = fill(step.attrs, sizes) if step.dynamic_attrs else step.attrs
+        shape = step.shape
+        if step.dynamic_shape:
+            shape = tuple([sizes[d.index] if type(d) is SizeSlot else d for d in shape])
         reference = step.op.reference
         if step.inplace and _owned_and_unshared(arrays, values):
             reference = step.op.reference_inplace

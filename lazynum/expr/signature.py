@@ -23,7 +23,6 @@ import numpy as np
 from .symbolic import Symbol, SymInt
 
 SYM = "$s"      # marks a canonical symbol in attrs/shapes (no attr is a tuple starting with it)
-_SIMPLE = (int, str, float, bool, type(None))
 
 
 class Signature:
@@ -31,8 +30,9 @@ class Signature:
 
     Attributes
     ----------
-    key : bytes
-        16-byte digest of ``entries``: the cache key of this graph (before the backend).
+    key : tuple
+        ``entries`` as a tuple: the cache key of this graph (compared exactly, so a hash
+        collision can never replay a wrong program; ``digest()`` names it on disk).
     entries : list of tuple
         One readable tuple per leaf and per node, in walk order (miss explanations diff them).
     leaves : list of Node
@@ -47,14 +47,15 @@ class Signature:
         False when an attr could not be canonicalized (then the graph is compiled each time).
     """
     __slots__ = ("key", "entries", "leaves", "binders", "symbols", "cacheable", "canonical",
-                 "_index")
+                 "_index", "_shapes")
 
     def __init__(self):
         self.entries, self.leaves, self.binders, self.symbols = [], [], [], []
         self.cacheable = True
         self.canonical = {}        # id(SymInt) -> its canonical form (int or tuple)
         self._index = {}           # Symbol -> canonical number
-        self.key = b""
+        self._shapes = {}          # id(shape tuple) -> canonical shape
+        self.key = ()
 
     # --- sizes --------------------------------------------------------------------------
     def dim(self, d, where=None):
@@ -94,8 +95,15 @@ class Signature:
         return None if type(expr) is Symbol else expr
 
     def shape(self, shape, kind: str, position: int) -> tuple:
-        return tuple([d if type(d) is int else self.dim(d, (kind, position, k))
-                      for k, d in enumerate(shape)])
+        form = self._shapes.get(id(shape))
+        if form is None:
+            form = tuple([d if type(d) is int else self.dim(d, (kind, position, k))
+                          for k, d in enumerate(shape)])
+            # Shape tuples are shared between nodes (an elementwise result reuses its
+            # operand's), and every dim is bound at its first sighting: memoizing by object
+            # is exact within one walk, where every node (so every tuple) stays alive.
+            self._shapes[id(shape)] = form
+        return form
 
     # --- attrs --------------------------------------------------------------------------
     def attrs(self, attrs):
@@ -105,16 +113,25 @@ class Signature:
 
     def _attr(self, a):
         kind = type(a)
-        if kind in _SIMPLE:
+        if kind is int or kind is str or a is None:
             return a
         if kind is SymInt:
             return self.dim(a)
         if kind is tuple:
             return tuple([self._attr(x) for x in a])
-        if isinstance(a, (np.dtype, np.generic, slice)):
+        # Tagged: the key is compared with ==, where 1 == 1.0 == True, and nan != nan.
+        if kind is float or kind is bool or isinstance(a, np.generic):
+            return (kind.__name__, repr(a))
+        if isinstance(a, np.dtype):
             return a
-        self.cacheable = False      # e.g. an array in attrs: its repr would not be exact
+        if kind is slice:
+            return ("slice", self._attr(a.start), self._attr(a.stop), self._attr(a.step))
+        self.cacheable = False      # e.g. an array in attrs: no exact, cheap key for it
         return ("?", id(a))
+
+    def digest(self) -> str:
+        """A stable hex digest of the key (the disk cache's name, ``lazynum.graph_hash``)."""
+        return hashlib.blake2b(repr(self.key).encode(), digest_size=16).hexdigest()
 
 
 def signature(order, outputs) -> Signature:
@@ -122,22 +139,25 @@ def signature(order, outputs) -> Signature:
     sig = Signature()
     position = {}
     entries = sig.entries
+    leaves = sig.leaves
+    shape_of, attrs_of = sig.shape, sig.attrs
     for j, node in enumerate(order):
         refs = []
         for arg in node.args:
             ref = position.get(arg.id)
             if ref is None:
-                i = len(sig.leaves)
-                sig.leaves.append(arg)
-                ref = position[arg.id] = ("l", i)
+                i = len(leaves)
+                leaves.append(arg)
+                ref = position[arg.id] = -1 - i
                 layout = "C" if arg.buffer.flags.c_contiguous else "S"
-                entries.append(("leaf", arg.dtype.str, sig.shape(arg.shape, "l", i), layout))
+                entries.append(("leaf", arg.dtype, shape_of(arg.shape, "l", i), layout))
             refs.append(ref)
-        entries.append((node.op.name, sig.attrs(node.attrs), node.dtype.str,
-                        sig.shape(node.shape, "s", j), tuple(refs)))
-        position[node.id] = ("s", j)
-    entries.append(("outputs", tuple(position[o.id] for o in outputs)))
-    sig.key = hashlib.blake2b(repr(entries).encode(), digest_size=16).digest()
+        attrs = node.attrs
+        entries.append((node.op, attrs_of(attrs) if attrs else attrs, node.dtype,
+                        shape_of(node.shape, "s", j), tuple(refs)))
+        position[node.id] = j
+    entries.append(("outputs", tuple([position[o.id] for o in outputs])))
+    sig.key = tuple(entries)
     return sig
 
 

@@ -131,7 +131,7 @@ _NODE_FIELDS = ("op", "attrs", "dtype", "shape", "args")
 
 def _describe_difference(position, new, old) -> str:
     names = _FIELDS.get(new[0], _NODE_FIELDS)
-    what = "input" if new[0] == "leaf" else f"op {new[0]!r}"
+    what = "input" if new[0] == "leaf" else f"op {getattr(new[0], 'name', new[0])!r}"
     for name, a, b in zip(names, new, old):
         if a != b:
             return f"{what} at position {position}: {name} {_show(a)} (cached: {_show(b)})"
@@ -160,7 +160,7 @@ def _disk_cache():
 def _disk_key(backend, sig) -> str:
     from .. import __version__
     tag = backend.artifact_tag() if hasattr(backend, "artifact_tag") else backend.ARTIFACT_VERSION
-    text = f"{FORMAT}|{__version__}|{backend.NAME}|{tag}|".encode() + sig.key
+    text = f"{FORMAT}|{__version__}|{backend.NAME}|{tag}|{sig.digest()}".encode()
     return f"{backend.NAME}-{hashlib.blake2b(text, digest_size=20).hexdigest()}"
 
 
