@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import dtypes
+from .expr.symbolic import as_index
 from .arraytype import ndarray, wrap
 from .expr import node as nodes
 from .expr.elementwise import CAST
@@ -82,7 +83,7 @@ def cast(node, dtype) -> "nodes.Node":
 def reshape_node(node, shape) -> "nodes.Node":
     """``node``'s value (a C-order array) seen with ``shape`` of the same size (a view node;
     internal temporaries never need a window's aliasing)."""
-    shape = tuple(int(d) for d in shape)
+    shape = tuple(as_index(d) for d in shape)
     if node.shape == shape:
         return node
     return nodes.apply(VIEW, (node,), (shape, c_strides(shape), 0))

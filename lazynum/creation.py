@@ -11,13 +11,14 @@ import operator
 import numpy as np
 
 from . import dtypes
+from .expr.symbolic import SymInt, as_index, is_symbolic
 from .arraytype import ndarray, wrap
 from .conversion import _contains_lazy, broadcast_node, cast, numpy_constant, to_node
 from .expr import node as nodes
 from .expr.elementwise import SELECT, UFUNC_OPS
 from .expr.movement import CONCATENATE, IOTA
 from .expr.reduce import REDUCE_ANY
-from .expr.shapes import broadcast_shapes
+from .expr.shapes import broadcast_shapes, range_length
 
 
 __all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "full", "zeros", "ones",
@@ -29,9 +30,9 @@ def _shape_tuple(shape) -> tuple:
     if isinstance(shape, ndarray):
         shape = shape.tolist()
     try:
-        dims = (operator.index(shape),)
+        dims = (as_index(shape),)
     except TypeError:
-        dims = tuple(operator.index(d) for d in shape)
+        dims = tuple(as_index(d) for d in shape)
     if any(d < 0 for d in dims):
         raise ValueError("negative dimensions are not allowed")
     return dims
@@ -229,6 +230,9 @@ def arange(start=None, stop=None, step=None, dtype=None, *, device=None, like=No
         start, stop = 0, start
     elif start is None:
         start = 0
+    symbolic = _symbolic_arange(start, stop, step, dtype)
+    if symbolic is not None:
+        return symbolic
     start, stop = _host_scalar(start, "arange"), _host_scalar(stop, "arange")
     if step is not None:
         step = _host_scalar(step, "arange")
@@ -263,6 +267,27 @@ def arange(start=None, stop=None, step=None, dtype=None, *, device=None, like=No
         # NumPy stores the second element as computed, not as first + delta.
         is_second = nodes.apply(UFUNC_OPS["equal"], (index, nodes.scalar(1, dtypes.INT64)))
         values = nodes.apply(SELECT, (is_second, nodes.scalar(second.item(), dt), values))
+    return wrap(values)
+
+
+def _symbolic_arange(start, stop, step, dtype):
+    """``arange`` over Python ints where a bound is a symbolic size (``arange(len_dim)``):
+    the length stays an expression, so the program serves every size.  None otherwise."""
+    bounds = (start, stop, 1 if step is None else step)
+    if (not any(is_symbolic(b) for b in bounds) or any(type(b) not in (int, SymInt) for b in bounds)
+            or (dtype is not None and dtypes.normalize(dtype) != dtypes.INT64)):
+        return None
+    start, stop, step = bounds
+    if step == 0:
+        return None                 # the general path raises NumPy's error
+    length = range_length(start, stop, step)
+    if length < 2:
+        return None                 # 0/1 lengths are static: the general path
+    values = _iota((length,), 0)
+    if step != 1:
+        values = nodes.apply(UFUNC_OPS["multiply"], (values, nodes.scalar(step, dtypes.INT64)))
+    if start != 0:
+        values = nodes.apply(UFUNC_OPS["add"], (values, nodes.scalar(start, dtypes.INT64)))
     return wrap(values)
 
 

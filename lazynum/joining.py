@@ -18,6 +18,7 @@ import operator
 import numpy as np
 
 from . import dtypes
+from .expr.symbolic import as_index
 from .arraytype import ndarray, wrap
 from .conversion import broadcast_node, cast, reshape_node, to_array, to_node
 from .expr import node as nodes
@@ -43,7 +44,7 @@ def _slice(node, axis, start, stop):
     strides = c_strides(node.shape)
     offset = start * strides[axis] if stop > start else 0
     shape[axis] = stop - start
-    return nodes.apply(VIEW, (node,), (tuple(shape), strides, int(offset)))
+    return nodes.apply(VIEW, (node,), (tuple(shape), strides, as_index(offset)))
 
 
 def _expand(node, axis):
@@ -537,7 +538,7 @@ def resize(a, new_shape):
         new_size *= d
         if d < 0:
             raise ValueError("all elements of `new_shape` must be non-negative")
-    shape = tuple(operator.index(d) for d in new_shape)
+    shape = tuple(as_index(d) for d in new_shape)
     if node.size == 0 or new_size == 0:
         return wrap(broadcast_node(nodes.scalar(0, node.dtype), shape))
     copies = -(-new_size // node.size)

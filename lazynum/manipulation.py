@@ -10,6 +10,7 @@ from __future__ import annotations
 import operator
 
 from . import layout as layouts
+from .expr.symbolic import as_index
 from .arraytype import ndarray, wrap
 from .conversion import to_array
 from .expr.shapes import broadcast_shapes, normalize_axes, normalize_axis, size_of
@@ -21,9 +22,9 @@ def _infer_shape(size: int, shape) -> tuple:
     if isinstance(shape, ndarray):
         shape = shape.tolist()
     try:
-        shape = (operator.index(shape),)
+        shape = (as_index(shape),)
     except TypeError:
-        shape = tuple(operator.index(d) for d in shape)
+        shape = tuple(as_index(d) for d in shape)
     unknown = [i for i, d in enumerate(shape) if d == -1]
     if len(unknown) > 1:
         raise ValueError("can only specify one unknown dimension")
@@ -219,7 +220,7 @@ def expand_dims(a, axis):
 def broadcast_to(array, shape, subok=False):
     """A read-only broadcast view of ``array`` with ``shape``."""
     a = to_array(array)
-    shape = (operator.index(shape),) if not isinstance(shape, (tuple, list)) else tuple(shape)
+    shape = (as_index(shape),) if not isinstance(shape, (tuple, list)) else tuple(shape)
     if any(d < 0 for d in shape):
         raise ValueError("all elements of broadcast shape must be non-negative")
     if len(shape) < a.ndim or broadcast_shapes(a.shape, shape) != shape:

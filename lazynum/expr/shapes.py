@@ -5,6 +5,8 @@ import operator
 
 from numpy.exceptions import AxisError
 
+from .symbolic import as_index
+
 
 def broadcast_shapes(*shapes) -> tuple:
     """NumPy broadcasting of ``shapes``; ValueError with NumPy's wording on a mismatch."""
@@ -78,7 +80,7 @@ def slice_extent(item: slice, size) -> tuple:
     and length stay expressions over it (``x[1:-1]`` has length ``n - 2``), so one program
     serves every size.  The clamping branches compare concrete values, as Python does.
     """
-    step = 1 if item.step is None else operator.index(item.step)
+    step = 1 if item.step is None else as_index(item.step)
     if step == 0:
         raise ValueError("slice step cannot be zero")
     lower, upper = (0, size) if step > 0 else (-1, size - 1)
@@ -86,7 +88,7 @@ def slice_extent(item: slice, size) -> tuple:
     def bound(value, default):
         if value is None:
             return default
-        value = operator.index(value)
+        value = as_index(value)
         if value < 0:
             value = value + size
             return lower if value < lower else value
@@ -94,8 +96,11 @@ def slice_extent(item: slice, size) -> tuple:
 
     start = bound(item.start, lower if step > 0 else upper)
     stop = bound(item.stop, upper if step > 0 else lower)
+    return start, step, range_length(start, stop, step)
+
+
+def range_length(start, stop, step) -> int:
+    """``len(range(start, stop, step))`` with exact (possibly symbolic) arithmetic."""
     if step > 0:
-        length = (stop - start + (step - 1)) // step if start < stop else 0
-    else:
-        length = (start - stop + (-step - 1)) // -step if stop < start else 0
-    return start, step, length
+        return (stop - start + (step - 1)) // step if start < stop else 0
+    return (start - stop + (-step - 1)) // -step if stop < start else 0

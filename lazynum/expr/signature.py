@@ -141,6 +141,7 @@ def signature(order, outputs) -> Signature:
     entries = sig.entries
     leaves = sig.leaves
     shape_of, attrs_of = sig.shape, sig.attrs
+    with_attrs = []
     for j, node in enumerate(order):
         refs = []
         for arg in node.args:
@@ -152,10 +153,15 @@ def signature(order, outputs) -> Signature:
                 layout = "C" if arg.buffer.flags.c_contiguous else "S"
                 entries.append(("leaf", arg.dtype, shape_of(arg.shape, "l", i), layout))
             refs.append(ref)
-        attrs = node.attrs
-        entries.append((node.op, attrs_of(attrs) if attrs else attrs, node.dtype,
-                        shape_of(node.shape, "s", j), tuple(refs)))
+        if node.attrs:
+            with_attrs.append((len(entries), node.attrs))
+        entries.append((node.op, (), node.dtype, shape_of(node.shape, "s", j), tuple(refs)))
         position[node.id] = j
+    # Attrs only read sizes, so they are written after every dim had its chance to bind a
+    # symbol (a check_index's bound is the size of an input that only a later node reads).
+    for at, attrs in with_attrs:
+        op, _, dtype, shape, refs = entries[at]
+        entries[at] = (op, attrs_of(attrs), dtype, shape, refs)
     entries.append(("outputs", tuple([position[o.id] for o in outputs])))
     sig.key = tuple(entries)
     return sig

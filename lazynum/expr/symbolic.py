@@ -27,6 +27,7 @@ floordiv mod``; they are hashed structurally and simplified by sympy only at com
 from __future__ import annotations
 
 import itertools
+import operator
 
 _symbol_ids = itertools.count()
 
@@ -76,6 +77,11 @@ class SymInt(int):
 def expr_of(value):
     """The expression of an int: its symbolic expression, or the number itself."""
     return value.expr if type(value) is SymInt else int(value)
+
+
+def as_index(value):
+    """``operator.index`` that keeps a SymInt (``operator.index`` returns an exact int)."""
+    return value if type(value) is SymInt else operator.index(value)
 
 
 def is_symbolic(value) -> bool:
