@@ -117,3 +117,27 @@ def same_error(fn_lazy, fn_numpy):
             np.asarray(result)
         return None, None
     return fn_lazy(), expected
+
+
+# --- symbolic sizes and replay (issue 3) -----------------------------------------------------
+
+SIZE_OPS = ("add", "sub", "mul", "floordiv", "mod")
+
+
+@st.composite
+def size_exprs(draw, n_symbols=3, depth=3):
+    """A canonical size expression over ``$s0..`` (what shape functions compile)."""
+    if depth == 0 or draw(st.booleans()):
+        if draw(st.booleans()):
+            return ("$s", draw(st.integers(0, n_symbols - 1)))
+        return draw(st.integers(-5, 9))
+    name = draw(st.sampled_from(SIZE_OPS))
+    a = draw(size_exprs(n_symbols, depth - 1))
+    if name in ("floordiv", "mod"):   # divisors stay positive, as sizes and strides are
+        return (name, a, draw(st.one_of(st.integers(1, 7), st.just(("$s", 0)))))
+    return (name, a, draw(size_exprs(n_symbols, depth - 1)))
+
+
+def distinct_sizes(count, lo=12, hi=24):
+    """``count`` sizes, pairwise different (duck sizing must not merge them)."""
+    return st.lists(st.integers(lo, hi), min_size=count, max_size=count, unique=True)

@@ -10,7 +10,13 @@ the hot path.  The source text is what the disk cache stores.
 """
 from __future__ import annotations
 
+import re
+
 from ..expr.signature import SYM
+
+# What ``build`` can produce: a disk entry's text must match it before it is executed
+# (defense in depth behind the cache's ownership and integrity checks).
+_SOURCE = re.compile(r"def sizes\((?:s\d+(?:, s\d+)*)?\):\n    return \([-s\d +*/%(),]*\)\n\Z")
 
 _PY_OPS = {"add": "+", "sub": "-", "mul": "*", "floordiv": "//", "mod": "%"}
 
@@ -20,6 +26,8 @@ class ShapeFunction:
     __slots__ = ("source", "_fn", "n_symbols")
 
     def __init__(self, source: str, n_symbols: int):
+        if not _SOURCE.match(source):
+            raise ValueError(f"not a shape function: {source[:80]!r}")
         self.source = source
         self.n_symbols = n_symbols
         namespace: dict = {}

@@ -5,9 +5,8 @@ recursion limit.
 """
 from __future__ import annotations
 
-import hashlib
-
 from .node import Node
+from .signature import signature
 
 
 def toposort(roots) -> list:
@@ -43,25 +42,15 @@ def _attr_text(attrs) -> str:
 
 
 def graph_hash(roots) -> str:
-    """Structural hash of the pending graph under ``roots``.
+    """Structural hash of the pending graph under ``roots``: the compile cache's key.
 
-    Covers op kinds, attributes, dtypes, shapes and the DAG's sharing pattern (which
-    inputs are the same).  Input data and the values of hoisted scalars are not part of
-    it: two traces that differ only in those hash the same.
+    It is the digest of the graph's canonical signature (``signature.py``): op kinds,
+    attributes, dtypes, ranks, static sizes, the symbolic structure of dynamic sizes and
+    the DAG's sharing pattern.  Input data, hoisted Python scalars and the values of
+    symbolic sizes are not part of it: two traces that differ only in those hash the same.
     """
     order = toposort(roots)
-    position = {}
-    parts = []
-    for leaf in leaves(order):
-        position[leaf.id] = len(position)
-        kind = "scalar" if leaf.op.name == "scalar" else "input"
-        parts.append(f"{kind}:{leaf.dtype.str}:{leaf.shape}")
-    for node in order:
-        position[node.id] = len(position)
-        args = ",".join(str(position[a.id]) for a in node.args)
-        parts.append(f"{node.op.name}({args})[{_attr_text(node.attrs)}]:{node.dtype.str}:{node.shape}")
-    parts.append("out:" + ",".join(str(position.get(r.id, -1)) for r in roots))
-    return hashlib.blake2b("\n".join(parts).encode(), digest_size=16).hexdigest()
+    return signature(order, [r for r in roots if r.buffer is None]).digest()
 
 
 def _name(node: Node, names: dict) -> str:

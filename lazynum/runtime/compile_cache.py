@@ -19,7 +19,7 @@ import warnings
 from .. import settings as config, telemetry as metrics
 from ..compile.cut import Cut
 from ..compile.shape_functions import ShapeFunction
-from ..expr.signature import bind, signature
+from ..expr.signature import SYM, bind, signature
 
 MEMORY_ENTRIES = 1024          # programs kept in memory (least recently used dropped)
 FORMAT = "lazynum-program-1"
@@ -138,10 +138,19 @@ def _describe_difference(position, new, old) -> str:
     return f"{what} at position {position} differs"
 
 
+_INFIX = {"add": "+", "sub": "-", "mul": "*", "floordiv": "//", "mod": "%"}
+
+
 def _show(value) -> str:
-    """Canonical forms as users read them: symbols as s0, s1..."""
-    text = repr(value)
-    return text.replace("('$s', ", "s(").replace("'", "")
+    """Canonical forms as users read them: symbols as s0, s1[2..8], sizes as n - 2."""
+    if type(value) is tuple and value and value[0] == SYM:
+        name = f"s{value[1]}"
+        return name if len(value) == 2 else f"{name}[{value[2]}..{value[3] or 'inf'}]"
+    if type(value) is tuple and len(value) == 3 and value[0] in _INFIX:
+        return f"({_show(value[1])} {_INFIX[value[0]]} {_show(value[2])})"
+    if type(value) is tuple:
+        return "(" + ", ".join(_show(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    return getattr(value, "name", None) or str(value)
 
 
 # --- the disk cache -----------------------------------------------------------------------------
