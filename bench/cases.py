@@ -243,10 +243,14 @@ def stencil(peers, quick=False):
     return [case]
 
 
+from .cache_cases import dynamic, replay  # noqa: E402  (after the helpers they share)
+
 ALL = {
     "tracing": tracing,
     "elementwise": elementwise,
     "reduction": reduction,
     "softmax": softmax,
     "stencil": stencil,
+    "dynamic": dynamic,
+    "replay": replay,
 }

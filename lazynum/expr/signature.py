@@ -47,7 +47,7 @@ class Signature:
         False when an attr could not be canonicalized (then the graph is compiled each time).
     """
     __slots__ = ("key", "entries", "leaves", "binders", "symbols", "cacheable", "canonical",
-                 "_index", "_shapes")
+                 "_index", "_shapes", "_by_value")
 
     def __init__(self):
         self.entries, self.leaves, self.binders, self.symbols = [], [], [], []
@@ -55,6 +55,7 @@ class Signature:
         self.canonical = {}        # id(SymInt) -> its canonical form (int or tuple)
         self._index = {}           # Symbol -> canonical number
         self._shapes = {}          # id(shape tuple) -> canonical shape
+        self._by_value = {}        # size -> canonical symbol number (duck sizing)
         self.key = ()
 
     # --- sizes --------------------------------------------------------------------------
@@ -75,10 +76,19 @@ class Signature:
             return int(d)              # not readable from this trace: a static number
         # A dim no earlier dim explains (an input's symbol, or a realized value's size
         # computed by an earlier trace) becomes an atom of this cut, read from this dim.
+        # Duck sizing happens here, per cut: an atom equal in value to an earlier one is
+        # the same canonical symbol.  (Per cut, not per creation: weights made before a
+        # loop and the batches made inside it must key alike in every iteration.)
         expr = d.expr
-        self._index[expr] = len(self.symbols)
-        self.symbols.append(expr)
-        self.binders.append(where)
+        ranged = type(expr) is Symbol and expr.ranged
+        number = None if ranged else self._by_value.get(int(d))
+        if number is None:
+            number = len(self.symbols)
+            self.symbols.append(expr)
+            self.binders.append(where)
+            if not ranged:
+                self._by_value[int(d)] = number
+        self._index[expr] = number
         return self._resolve(expr)
 
     def _resolve(self, expr):
