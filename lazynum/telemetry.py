@@ -38,12 +38,18 @@ def _peek_next_id() -> int:
     return int(repr(node_ids)[6:-1])
 
 
+_inside_package: dict = {}      # code filename -> is it a lazynum module? (abspath is slow)
+
+
 def user_frame() -> str:
     """``file:line`` of the innermost frame outside the lazynum package."""
     frame = sys._getframe(1)
     while frame is not None:
         filename = frame.f_code.co_filename
-        if not os.path.abspath(filename).startswith(_PACKAGE_DIR):
+        inside = _inside_package.get(filename)
+        if inside is None:
+            inside = _inside_package[filename] = os.path.abspath(filename).startswith(_PACKAGE_DIR)
+        if not inside:
             return f"{filename}:{frame.f_lineno}"
         frame = frame.f_back
     return "<lazynum>"
@@ -67,8 +73,8 @@ def metrics() -> dict:
     ``compiles``, ``cache_hits``, ``cache_misses`` (``cache_hits_memory``/``cache_hits_disk``,
     ``cache_misses_disk``, ``disk_writes`` split them by store), ``kernels_launched``, and
     ``time_<phase>_s`` for the phases ``hash`` (signature of each sync's graph), ``compile``
-    (misses), ``run`` (executing programs) and ``trace`` (host time between syncs, which
-    includes the user's own Python).
+    (misses), ``run`` (executing programs), ``sync`` (all of a sync: hash, lookup, compile,
+    run) and ``trace`` (host time between syncs, which includes the user's own Python).
     """
     out = {"ops_traced": _peek_next_id() - _baseline["node_id"]}
     out.update(counters)

@@ -145,27 +145,34 @@ class Signature:
 
 
 def signature(order, outputs) -> Signature:
-    """The canonical signature of the pending ``order`` computing ``outputs``."""
+    """The canonical signature of the pending ``order`` computing ``outputs``.
+
+    This runs at every sync, so the loop is written for speed: shape forms are memoized
+    per tuple object and a leaf is handled out of line only at its first use.
+    """
     sig = Signature()
     position = {}
     entries = sig.entries
-    leaves = sig.leaves
+    shapes_seen = sig._shapes
     shape_of, attrs_of = sig.shape, sig.attrs
     with_attrs = []
+
+    def leaf(arg):
+        i = len(sig.leaves)
+        sig.leaves.append(arg)
+        position[arg.id] = -1 - i
+        layout = "C" if arg.buffer.flags.c_contiguous else "S"
+        entries.append(("leaf", arg.dtype, shape_of(arg.shape, "l", i), layout))
+        return -1 - i
+
     for j, node in enumerate(order):
-        refs = []
-        for arg in node.args:
-            ref = position.get(arg.id)
-            if ref is None:
-                i = len(leaves)
-                leaves.append(arg)
-                ref = position[arg.id] = -1 - i
-                layout = "C" if arg.buffer.flags.c_contiguous else "S"
-                entries.append(("leaf", arg.dtype, shape_of(arg.shape, "l", i), layout))
-            refs.append(ref)
+        refs = tuple([position[a.id] if a.id in position else leaf(a) for a in node.args])
         if node.attrs:
             with_attrs.append((len(entries), node.attrs))
-        entries.append((node.op, (), node.dtype, shape_of(node.shape, "s", j), tuple(refs)))
+        shape = node.shape
+        form = shapes_seen.get(id(shape))
+        entries.append((node.op, (), node.dtype,
+                        shape_of(shape, "s", j) if form is None else form, refs))
         position[node.id] = j
     # Attrs only read sizes, so they are written after every dim had its chance to bind a
     # symbol (a check_index's bound is the size of an input that only a later node reads).

@@ -140,9 +140,10 @@ def _run(outputs: list, reason: str, site: str, order=None) -> None:
         node.realize(value)
     metrics.counters["nodes_computed"] += len(order)
     elapsed = time.perf_counter() - start
-    metrics.timers["run"] += elapsed
-    metrics.log("sync", f"{reason} at {site}: {len(order)} nodes, {len(outputs)} outputs, "
-                        f"{elapsed * 1e3:.2f} ms")
+    metrics.timers["sync"] += elapsed
+    if metrics.enabled("sync"):
+        metrics.log("sync", f"{reason} at {site}: {len(order)} nodes, {len(outputs)} outputs, "
+                            f"{elapsed * 1e3:.2f} ms")
 
 
 def _after_sync() -> None:
