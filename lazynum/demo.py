@@ -36,6 +36,13 @@ STEP_SYNC = """\
 y.sync()                                  # one explicit sync computes the whole graph
 """
 
+STEP_CACHE = """\
+for rows in (400, 500, 700, 900):         # new sizes, same code: the compiled program replays
+    x = np.asarray(data[:rows])
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    (e / e.sum(axis=1, keepdims=True)).sync()
+"""
+
 STEP_VIEWS = """\
 a = np.zeros(8)
 v = a[2:6]                                # a view of a
@@ -162,26 +169,36 @@ def main() -> int:
         same = numpy.allclose(numpy.asarray(lazy_ns["y"]), numpy_ns["y"], rtol=1e-12, atol=0)
         print(f"{INDENT}numpy.allclose(y, the same code run by NumPy) -> {same}")
 
-        print("\n[3] Mutation through views keeps NumPy's aliasing, and stays lazy")
+        print("\n[3] Cache: a new size or a new Python scalar replays the compiled program")
+        _show(STEP_CACHE)
+        before = lazynum.metrics()
+        _run(STEP_CACHE, lazy_ns, "step 3")
+        after = lazynum.metrics()
+        delta = {k: after[k] - before[k] for k in ("syncs", "compiles", "cache_hits", "cache_hits_disk")}
+        print(f"{INDENT}in those 4 syncs: " + "  ".join(f"{k}={v}" for k, v in delta.items())
+              + "   <- sizes are symbols: one program")
+        print(f"{INDENT}(step 2's square input was another structure: equal sizes share one symbol)")
+
+        print("\n[4] Mutation through views keeps NumPy's aliasing, and stays lazy")
         syncs_before = lazynum.metrics()["syncs"]
         _show(STEP_VIEWS)
-        _run(STEP_VIEWS, lazy_ns, "step 3")
+        _run(STEP_VIEWS, lazy_ns, "step 4")
         print(f"{INDENT}syncs while recording those writes: {lazynum.metrics()['syncs'] - syncs_before}")
         _show(STEP_VIEWS_SYNC)
-        _run(STEP_VIEWS_SYNC, lazy_ns, "step 3")
+        _run(STEP_VIEWS_SYNC, lazy_ns, "step 4")
         _run(STEP_VIEWS, numpy_ns, "numpy")
         same = all(numpy.array_equal(numpy.asarray(lazy_ns[k]), numpy_ns[k]) for k in "avw")
         print(f"{INDENT}a, v, w equal to the same code run by NumPy: {same}")
 
-        print("\n[4] LAZYNUM_SYNC=raise finds the implicit syncs (the line that asked for a value)")
+        print("\n[5] LAZYNUM_SYNC=raise finds the implicit syncs (the line that asked for a value)")
         _show(STEP_RAISE)
         try:
-            _run(STEP_RAISE, lazy_ns, "step 4")
+            _run(STEP_RAISE, lazy_ns, "step 5")
             print(f"{INDENT}(no SyncError raised: unexpected)")
         except lazynum.SyncError as exc:
             print(f"{INDENT}lazynum.SyncError: {exc}")
 
-    print(f"\n[5] Time against NumPy (median of {RUNS} runs; lazynum includes recording and the sync)")
+    print(f"\n[6] Time against NumPy (median of {RUNS} runs; lazynum includes recording and the sync)")
     load, cores = (os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0), os.cpu_count() or 1
     if load > cores * 0.5:
         print(f"{INDENT}(this machine is busy: load average {load:.1f} on {cores} cores, so these are noisy)")
@@ -197,7 +214,7 @@ def main() -> int:
     if backend == "numpy":
         print(f"{INDENT}Today lazynum runs on its NumPy reference backend (op by op, no fusion): it does")
         print(f"{INDENT}NumPy's work plus its own recording, so NumPy's speed is the best it can reach now.")
-        print(f"{INDENT}The compile cache and the fused llvm backend are the next milestones.")
+        print(f"{INDENT}The fused llvm backend (LAZYNUM_BACKEND=llvm) is the next milestone.")
     print(f"{INDENT}Full numbers, with numexpr, numba and jax where installed: python -m bench.run")
     print("\nMore: LAZYNUM_LOGS=graph,sync python -m lazynum.demo  |  lazynum.metrics_report()")
     return 0

@@ -14,9 +14,9 @@ compiled for one can evaluate the other's sizes from the bound symbols
   plain int, which the key records as a static number: correct, merely not dynamic.
 - 0/1 specialization: an input dim or an arithmetic result equal to 0 or 1 is a plain int
   (those sizes change broadcasting and emptiness, so they belong in the key).
-- Duck sizing: input dims with equal sizes within one trace share a symbol, so equalities
-  the program relies on are structural.  ``new_trace()`` (called after every sync) starts
-  a fresh value→symbol table, so long-lived arrays do not alias the sizes of new inputs.
+- Duck sizing (equal input sizes share a canonical symbol) is done per cut by the
+  signature (``signature.py``).  ``symbolize`` also reuses one SymInt per value within a
+  trace, but only to save allocations; ``new_trace()`` (after every sync) resets that.
 - Comparisons use the hint (``if x.shape[0] > 2:`` specializes on it).  No guard is
   needed for that: the branch the new trace takes is in the new trace's graph and key.
 

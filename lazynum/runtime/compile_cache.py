@@ -93,8 +93,15 @@ def _compile(backend, order, outputs, sig, site) -> Entry:
 
 def _explain_miss(sig, site: str) -> None:
     seen = _history.setdefault(site, collections.deque(maxlen=16))
-    reason = explain(sig.entries, list(seen)) if seen else "first compile at this line"
+    anywhere = _history.setdefault(None, collections.deque(maxlen=16))
+    if seen:
+        reason = explain(sig.entries, list(seen))
+    elif anywhere:
+        reason = "first compile at this line; " + explain(sig.entries, list(anywhere))
+    else:
+        reason = "first compile"
     seen.append(sig.entries)
+    anywhere.append(sig.entries)
     metrics.record_recompile(site, reason)
     metrics.log("recompiles", f"compile at {site}: {reason}")
     limit = config.get().recompile_limit
@@ -116,11 +123,11 @@ def explain(entries: list, candidates: list) -> str:
         return abs(len(other) - len(entries)) + sum(a != b for a, b in zip(entries, other))
     nearest = min(candidates, key=distance)
     if len(nearest) != len(entries):
-        return (f"the graph has {len(entries) - 1} leaves+nodes, the nearest cached one "
-                f"{len(nearest) - 1}")
+        return (f"nearest cached program: the graph has {len(entries) - 1} inputs+ops, "
+                f"the cached one {len(nearest) - 1}")
     for position, (new, old) in enumerate(zip(entries, nearest)):
         if new != old:
-            return _describe_difference(position, new, old)
+            return "nearest cached program: " + _describe_difference(position, new, old)
     return "same signature (the program was evicted or uncacheable)"
 
 

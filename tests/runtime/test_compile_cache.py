@@ -192,7 +192,7 @@ def test_a_miss_is_explained_against_the_nearest_cached_program(capsys):
         for dtype in (np.float64, np.float32):
             (lnp.asarray(np.ones(4, dtype)) * 2).sum().item()
     err = capsys.readouterr().err
-    assert "first compile at this line" in err
+    assert "first compile" in err
     assert "input at position 0: dtype float32 (cached: float64)" in err
 
 
@@ -211,7 +211,7 @@ def test_metrics_count_hits_misses_and_time_each_phase():
     m = lnp.metrics()
     assert (m["compiles"], m["cache_misses"], m["cache_hits"], m["cache_hits_memory"]) == (1, 1, 2, 2)
     assert m["time_hash_s"] > 0 and m["time_compile_s"] > 0 and m["time_run_s"] > 0
-    assert "first compile at this line" in lnp.metrics_report()
+    assert "first compile" in lnp.metrics_report()
 
 
 def test_graph_hash_is_size_and_scalar_independent_but_sees_structure():
