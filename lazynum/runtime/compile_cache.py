@@ -40,7 +40,7 @@ class Entry:
 _memory: collections.OrderedDict = collections.OrderedDict()
 _history: dict = {}                 # sync site -> recent signature entries compiled there
 _warned_sites: set = set()
-_disk = {"dir": None, "cache": None}
+_disk = {"dir": None, "cache": None, "source": None}
 
 
 def execute(backend, order, outputs, site: str) -> list:
@@ -173,10 +173,24 @@ def _disk_cache():
     return _disk["cache"] if _disk["cache"].usable else None
 
 
+def _source_digest() -> str:
+    """A digest of lazynum's own source: a program stored by other code is never loaded
+    (op semantics and attr meanings change between commits, not only between versions)."""
+    if _disk.get("source") is None:
+        import pathlib
+        package = pathlib.Path(__file__).resolve().parent.parent
+        digest = hashlib.blake2b(digest_size=16)
+        for path in sorted(package.rglob("*.py")):
+            digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
+        _disk["source"] = digest.hexdigest()
+    return _disk["source"]
+
+
 def _disk_key(backend, sig) -> str:
     from .. import __version__
     tag = backend.artifact_tag() if hasattr(backend, "artifact_tag") else backend.ARTIFACT_VERSION
-    text = f"{FORMAT}|{__version__}|{backend.NAME}|{tag}|{sig.digest()}".encode()
+    text = (f"{FORMAT}|{__version__}|{_source_digest()}|{backend.NAME}|{tag}|"
+            f"{sig.digest()}").encode()
     return f"{backend.NAME}-{hashlib.blake2b(text, digest_size=20).hexdigest()}"
 
 
