@@ -161,8 +161,12 @@ def signature(order, outputs) -> Signature:
         i = len(sig.leaves)
         sig.leaves.append(arg)
         position[arg.id] = -1 - i
-        layout = "C" if arg.buffer.flags.c_contiguous else "S"
-        entries.append(("leaf", arg.dtype, shape_of(arg.shape, "l", i), layout))
+        shape = arg.shape
+        if not shape:                          # a hoisted scalar: the common leaf
+            entries.append(("leaf", arg.dtype, (), "C"))
+        else:
+            layout = "C" if arg.buffer.flags.c_contiguous else "S"
+            entries.append(("leaf", arg.dtype, shape_of(shape, "l", i), layout))
         return -1 - i
 
     for j, node in enumerate(order):
