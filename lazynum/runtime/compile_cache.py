@@ -162,7 +162,8 @@ def _show(value) -> str:
 
 # --- the disk cache -----------------------------------------------------------------------------
 
-def _disk_cache():
+def disk_cache():
+    """The configured ``DiskCache`` (``LAZYNUM_CACHE_DIR``), or None when it is off or refused."""
     from .disk_cache import DiskCache, default_directory
     setting = config.get().cache_dir
     if setting in ("", "off"):
@@ -195,7 +196,7 @@ def _disk_key(backend, sig) -> str:
 
 
 def _to_disk(backend, sig, entry) -> None:
-    cache = _disk_cache()
+    cache = disk_cache()
     if cache is None:
         return
     try:
@@ -210,7 +211,7 @@ def _to_disk(backend, sig, entry) -> None:
 
 
 def _from_disk(backend, sig):
-    cache = _disk_cache()
+    cache = disk_cache()
     if cache is None:
         return None
     key = _disk_key(backend, sig)

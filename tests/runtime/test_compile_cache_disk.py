@@ -89,3 +89,14 @@ def test_a_world_writable_cache_directory_is_refused(tmp_path):
     assert result["compiles"] == 1 and result["disk_writes"] == 0
     assert "RuntimeWarning" in stderr and not entry_files(unsafe)
     np.testing.assert_equal(oct(unsafe.stat().st_mode & 0o777), oct(0o777))
+
+
+def test_the_cache_command_lists_and_clears_stored_programs(tmp_path):
+    run(tmp_path)
+    env = dict(os.environ, LAZYNUM_CACHE_DIR=str(tmp_path))
+    shown = subprocess.run([sys.executable, "-m", "lazynum", "cache"], env=env,
+                           capture_output=True, text=True, timeout=60, check=True).stdout
+    assert f"{tmp_path}: 1 programs" in shown
+    cleared = subprocess.run([sys.executable, "-m", "lazynum", "cache", "clear"], env=env,
+                             capture_output=True, text=True, timeout=60, check=True).stdout
+    assert "removed 1 files" in cleared and not entry_files(tmp_path)
