@@ -48,13 +48,21 @@ from . import creation as _c, manipulation as _m, joining as _j, padding as _p, 
     advanced_indexing as _a, reductions as _r, mathfuncs as _f, linalg as _l, sorting as _s, \
     memory as _mem  # noqa: E402
 
+from .bounded import BoundedArray, LazySize, bound_shape, get_dim_size, set_dim_size  # noqa: E402
+from .bounded.dispatch import install as _install_bounded  # noqa: E402
+import sys as _sys  # noqa: E402
+
+_install_bounded(_sys.modules[__name__])
+
 __version__ = "0.1.0"
 __all__ = sorted(set(
     [n for mod in (_c, _m, _j, _p, _i, _a, _r, _f, _l, _s, _mem)
      for n in getattr(mod, "__all__", [])]
     + list(_UFUNCS) + ["ndarray", "sync", "config", "metrics", "metrics_report", "reset_metrics",
                        "newaxis", "pi", "e", "inf", "nan", "dtype", "finfo", "iinfo", "result_type",
-                       "can_cast", "promote_types", "issubdtype", "SyncError"]))
+                       "can_cast", "promote_types", "issubdtype", "SyncError", "BoundedArray",
+                       "bound_shape", "get_dim_size", "set_dim_size", "mark_static",
+                       "mark_dynamic"]))
 
 
 def __getattr__(name):

@@ -147,6 +147,15 @@ def _plain_items(key, ndim):
     return items + [slice(None)] * (ndim - len(items))
 
 
+def _without_bounded(key):
+    """A key whose bounded index arrays are made true-size (they index like any array)."""
+    from .bounded.array import BoundedArray, materialized
+    if isinstance(key, BoundedArray) or (type(key) is tuple
+                                         and any(isinstance(k, BoundedArray) for k in key)):
+        return materialized(key)
+    return key
+
+
 def getitem(self, key):
     """``a[key]``: a view for basic indices, a gather for integer/boolean arrays."""
     ndim = self.ndim
@@ -156,6 +165,10 @@ def getitem(self, key):
             base, layout = base_and_layout(self)
             return wrap_scalar(view_node(base, basic_layout(layout, items)))
         return self._window(basic_layout(self._layout(), items))
+    if type(key) is ndarray and key.dtype == dtypes.BOOL and key.ndim:
+        from .bounded.producers import mask_select     # x[mask]: bounded, no sync
+        return mask_select(self, key)
+    key = _without_bounded(key)
     items, positions = key_items(key, ndim)
     if _is_basic(items):
         if _is_scalar_key(key, items, self.ndim):
@@ -196,6 +209,13 @@ def value_node(value, dtype, shape):
 
 def setitem(self, key, value):
     """``a[key] = value``: writes through to every view of the same storage."""
+    from .bounded.array import BoundedArray
+    if isinstance(value, BoundedArray):
+        if type(key) is ndarray and key.dtype == dtypes.BOOL and key.ndim:
+            from .bounded.producers import mask_assign
+            return mask_assign(self, key, value)
+        value = value.materialize()
+    key = _without_bounded(key)
     items, positions = key_items(key, self.ndim)
     if _is_basic(items):
         region = basic_layout(self._layout(), items)

@@ -1,0 +1,223 @@
+"""``BoundedArray``: an array whose dims may be bounded (``docs/bounded-dims.md``).
+
+A bounded dim has an upper bound (static or symbolic) and a run-time size that is a lazy
+int64 0-d array.  The data is a plain lazynum array padded to the bounds (its *physical*
+shape); the padding never reaches a result: reductions mask it, syncs slice it off.
+
+The contract is narrow on purpose: the operations of ``ops_table`` (ufuncs and operators,
+reductions, scans, sorting, indexing) run lazily on the padded data; anything else
+*materializes* the array (one counted sync, reason ``bounded``), then runs on the
+true-size result.  Slower, never wrong.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..arraytype import ndarray, wrap
+from ..expr import node as nodes
+from ..runtime import sync_nodes
+
+
+class LazySize:
+    """A bounded dim's run-time size as ``shape`` shows it: lazy until Python needs an int.
+
+    Arithmetic with ints and other LazySizes stays lazy (and keeps an upper bound, so the
+    result can size a new bounded array); ``int()``, ``index``, comparisons and hashing
+    sync.  ``repr`` shows ``<=bound``.
+    """
+    __slots__ = ("value", "bound")
+
+    def __init__(self, value: ndarray, bound):
+        self.value = value          # a lazy 0-d int64 array
+        self.bound = bound          # an int (maybe a SymInt) or None when not known
+
+    def __repr__(self):
+        return f"<={int(self.bound)}" if self.bound is not None else "<=?"
+
+    def _concrete(self) -> int:
+        return int(_value(self.value, "bounded_size"))
+
+    __int__ = __index__ = _concrete
+
+    def __hash__(self):
+        return hash(self._concrete())
+
+    def _arith(name, bound_rule):  # noqa: N805 - a method factory used in the class body
+        def method(self, other):
+            if isinstance(other, LazySize):
+                value, other_bound = getattr(self.value, name)(other.value), other.bound
+            elif isinstance(other, (int, np.integer)):
+                value, other_bound = getattr(self.value, name)(int(other)), int(other)
+            else:
+                return NotImplemented
+            bound = None if self.bound is None or other_bound is None else bound_rule(self.bound, other_bound)
+            return LazySize(value, bound)
+        return method
+
+    __add__ = __radd__ = _arith("__add__", lambda a, b: a + b)
+    __mul__ = __rmul__ = _arith("__mul__", lambda a, b: a * b if b >= 0 else None)
+    __floordiv__ = _arith("__floordiv__", lambda a, b: a // b if b > 0 else None)
+    del _arith
+
+    def __sub__(self, other):
+        if isinstance(other, LazySize):      # size - size <= bound (sizes are >= 0)
+            return LazySize(self.value - other.value, self.bound)
+        if isinstance(other, (int, np.integer)):
+            bound = None if self.bound is None else self.bound - int(other)
+            return LazySize(self.value - int(other), bound)
+        return NotImplemented
+
+    def _compare(op):  # noqa: N805
+        return lambda self, other: op(self._concrete(), int(other))
+
+    __eq__ = _compare(int.__eq__)
+    __ne__ = _compare(int.__ne__)
+    __lt__ = _compare(int.__lt__)
+    __le__ = _compare(int.__le__)
+    __gt__ = _compare(int.__gt__)
+    __ge__ = _compare(int.__ge__)
+    del _compare
+
+
+def _value(array: ndarray, reason: str) -> np.ndarray:
+    node = array._n()
+    if node.buffer is None:
+        sync_nodes([node], reason)
+    return node.buffer
+
+
+class BoundedArray:
+    """A lazy array with bounded dims: padded ``data`` plus one size per bounded dim.
+
+    Parameters
+    ----------
+    data : lazynum.ndarray
+        The padded values; ``data.shape`` is the bound shape.
+    sizes : tuple
+        Per dim: None (a regular dim) or a lazy 0-d int64 array (the run-time size).
+    """
+    __slots__ = ("_data", "_sizes", "_concrete", "__weakref__")
+    __array_priority__ = 101
+
+    def __init__(self, data: ndarray, sizes: tuple):
+        if len(sizes) != data.ndim:
+            raise ValueError("one size (or None) per dim")
+        self._data = data
+        self._sizes = tuple(sizes)
+        self._concrete = None
+
+    # -- shape -------------------------------------------------------------------------------
+    @property
+    def shape(self) -> tuple:
+        return tuple(d if s is None else LazySize(s, d) for s, d in zip(self._sizes, self._data.shape))
+
+    @property
+    def bound_shape(self) -> tuple:
+        return tuple(int(d) for d in self._data.shape)
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    @property
+    def dtype(self):
+        return self._data.dtype
+
+    @property
+    def size(self):
+        total = 1
+        for d in self.shape:
+            total = d * total if isinstance(d, LazySize) else total * d
+        return total
+
+    def __len__(self):
+        if not self.ndim:
+            raise TypeError("len() of unsized object")
+        return int(self.shape[0])
+
+    def valid_mask(self, axes=None) -> ndarray:
+        """Bool data-shaped array: True inside the run-time sizes of the bounded ``axes``."""
+        from .. import creation
+        mask = None
+        for k, size in enumerate(self._sizes):
+            if size is None or (axes is not None and k not in axes):
+                continue
+            shape = [1] * self.ndim
+            shape[k] = self._data.shape[k]
+            inside = creation.arange(self._data.shape[k]).reshape(shape) < size
+            mask = inside if mask is None else mask & inside
+        if mask is None:
+            return creation.ones(self._data.shape, dtype=bool)
+        return mask
+
+    # -- values ---------------------------------------------------------------------------------
+    def materialize(self, reason: str = "bounded") -> ndarray:
+        """The true-size array (one sync of the data and the sizes; cached)."""
+        if self._concrete is None:
+            nodes_needed = [self._data._n()] + [s._n() for s in self._sizes if s is not None]
+            pending = [n for n in nodes_needed if n.buffer is None]
+            if pending:
+                sync_nodes(pending, reason)
+            buffer = self._data._n().buffer
+            key = tuple(slice(None) if s is None else slice(0, int(s._n().buffer)) for s in self._sizes)
+            self._concrete = wrap(nodes.constant(buffer[key]))
+        return self._concrete
+
+    def sync(self) -> "BoundedArray":
+        """Compute the data and the sizes now (an explicit sync); returns ``self``."""
+        nodes_needed = [self._data._n()] + [s._n() for s in self._sizes if s is not None]
+        sync_nodes([n for n in nodes_needed if n.buffer is None], "explicit", explicit=True)
+        return self
+
+    def __array__(self, dtype=None, copy=None):
+        return self.materialize("__array__").__array__(dtype=dtype, copy=copy)
+
+    def item(self, *args):
+        return self.materialize("item").item(*args)
+
+    def tolist(self):
+        return self.materialize("tolist").tolist()
+
+    def __bool__(self):
+        return bool(self.materialize("bool"))
+
+    def __int__(self):
+        return int(self.materialize("int"))
+
+    def __float__(self):
+        return float(self.materialize("float"))
+
+    def __index__(self):
+        return self.materialize("index").__index__()
+
+    def __iter__(self):
+        return iter(self.materialize("iter"))
+
+    def __repr__(self):
+        return repr(self.materialize("print"))
+
+    def __str__(self):
+        return str(self.materialize("print"))
+
+    def __getattr__(self, name):
+        # Everything without a bounded implementation runs on the true-size array.
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.materialize("bounded"), name)
+
+    def __array_function__(self, func, types, args, kwargs):
+        from . import dispatch
+        return dispatch.array_function(func, args, kwargs)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        from . import dispatch
+        return dispatch.array_ufunc(ufunc, method, inputs, kwargs)
+
+
+def materialized(value):
+    """``value`` with every BoundedArray (also inside lists/tuples) made true-size."""
+    if isinstance(value, BoundedArray):
+        return value.materialize()
+    if isinstance(value, (list, tuple)):
+        return type(value)(materialized(v) for v in value)
+    return value

@@ -1,0 +1,208 @@
+"""Bounded arrays as operands: ufuncs, reductions, scans and sorts on the padded data.
+
+Each operation runs the ordinary lazy front end on the *physical* (padded) arrays, so
+NumPy's dtype and broadcasting rules come from one place, and adds what bounded dims
+need: run-time size checks where NumPy would compare sizes, masks where padding could
+reach a result.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes, manipulation, mathfuncs, reductions, sorting
+from ..arraytype import ndarray, wrap
+from ..conversion import to_array
+from ..expr import node as nodes
+from ..expr.checks import ASSERT_ALL
+from ..expr.shapes import normalize_axes, normalize_axis
+from .array import BoundedArray, materialized
+
+
+def checked(value: ndarray, ok: ndarray, exception: str, message: str) -> ndarray:
+    """``value``, passed through an ``assert_all(ok)`` raised at the sync."""
+    return wrap(nodes.apply(ASSERT_ALL, (value._n(), ok.astype(bool)._n()), (exception, message)))
+
+
+def _aligned(x, ndim):
+    """(physical array or scalar, sizes) of an operand, right-aligned to ``ndim`` dims."""
+    if isinstance(x, BoundedArray):
+        lead = ndim - x.ndim
+        return x._data, (None,) * lead + x._sizes
+    if isinstance(x, (ndarray, np.ndarray, list, tuple)):
+        return to_array(x), (None,) * ndim
+    return x, (None,) * ndim
+
+
+def _crop(array, axis, extent):
+    if not isinstance(array, ndarray) or array.ndim <= axis or array.shape[axis] in (1, extent):
+        return array
+    key = [slice(None)] * array.ndim
+    key[axis] = slice(0, extent)
+    return array[tuple(key)]
+
+
+def align(operands):
+    """Physical operands cropped to common bounds, and the result's sizes (checked).
+
+    Per result dim: bounded operands and regular operands of extent != 1 must agree at
+    run time (NumPy's broadcast rule); the shared physical extent is the smallest bound.
+    """
+    ndim = max(np.ndim(x) if not isinstance(x, BoundedArray) else x.ndim for x in operands)
+    parts = [_aligned(x, ndim) for x in operands]
+    arrays = [p[0] for p in parts]
+    sizes = []
+    for k in range(ndim):
+        bounded = [(a, s[k]) for a, s in parts if s[k] is not None]
+        if not bounded:
+            sizes.append(None)
+            continue
+        extents = [int(a.shape[k - ndim + a.ndim]) for a, s in parts
+                   if isinstance(a, ndarray) and a.ndim >= ndim - k
+                   and (s[k] is not None or a.shape[k - ndim + a.ndim] != 1)]
+        target = min(extents)
+        arrays = [_crop(a, k - ndim + a.ndim, target) if isinstance(a, ndarray) and a.ndim >= ndim - k
+                  else a for a in arrays]
+        first = bounded[0][1]
+        ok = None
+        for a, s in bounded[1:]:
+            if s is not first:
+                ok = (first == s) if ok is None else ok & (first == s)
+        for a, s in parts:
+            if s[k] is None and isinstance(a, ndarray) and a.ndim >= ndim - k:
+                extent = a.shape[k - ndim + a.ndim]
+                if extent != 1:
+                    ok = (first == extent) if ok is None else ok & (first == extent)
+        sizes.append(first if ok is None else checked(
+            first, ok, "ValueError", f"operands could not be broadcast together: a bounded dim's "
+                                      f"run-time size differs from another operand's (dim {k})"))
+    return arrays, tuple(sizes)
+
+
+def ufunc(uf, inputs, kwargs):
+    """``uf(*inputs)`` where some inputs are bounded."""
+    from .. import ufuncs
+    if kwargs.get("out") is not None or kwargs.get("where", True) is not True:
+        return ufuncs.UFUNCS[uf.__name__](*materialized(inputs), **kwargs)
+    arrays, sizes = align(inputs)
+    result = ufuncs.UFUNCS[uf.__name__](*arrays, **kwargs)
+    if isinstance(result, tuple):
+        return tuple(_wrap(r, sizes) for r in result)
+    return _wrap(result, sizes)
+
+
+def _wrap(result, sizes):
+    if not isinstance(result, ndarray) or all(s is None for s in sizes):
+        return result
+    lead = result.ndim - len(sizes)
+    return BoundedArray(result, (None,) * lead + tuple(sizes))
+
+
+# --- reductions -------------------------------------------------------------------------------
+
+MASKED = ("sum", "prod", "mean", "var", "std", "any", "all")
+_EXTREMES = {"max": "maximum", "min": "minimum", "amax": "maximum", "amin": "minimum"}
+REDUCTIONS = MASKED + tuple(_EXTREMES)
+
+
+def _remaining(y, axes, keepdims):
+    return tuple(None if k in axes else s for k, s in enumerate(y._sizes)
+                 if keepdims or k not in axes)
+
+
+def reduce(name, y, axis=None, keepdims=False, **kwargs):
+    """``lazynum.<name>(y, axis, keepdims, **kwargs)`` with the padding masked out."""
+    if kwargs.get("out") is not None or kwargs.get("where", True) is not True \
+            or kwargs.get("initial") is not None and name in _EXTREMES:
+        return getattr(reductions, name)(y.materialize(), axis=axis, keepdims=keepdims, **kwargs)
+    kwargs.pop("where", None)
+    axes = tuple(range(y.ndim)) if axis is None else normalize_axes(axis, y.ndim)
+    reduced_bounded = [k for k in axes if y._sizes[k] is not None]
+    fn = getattr(reductions, name)
+    if not reduced_bounded:
+        result = fn(y._data, axis=axis, keepdims=keepdims, **kwargs)
+    elif name in _EXTREMES:
+        result = _extreme(name, y, axis, axes, keepdims, reduced_bounded, kwargs)
+    else:
+        mask = manipulation.broadcast_to(y.valid_mask(reduced_bounded), y._data.shape)
+        result = fn(y._data, axis=axis, keepdims=keepdims, where=mask, **kwargs)
+    return _wrap(result, _remaining(y, axes, keepdims))
+
+
+def _count(y, axes):
+    count = None
+    for k in axes:
+        size = y._sizes[k] if y._sizes[k] is not None else int(y._data.shape[k])
+        count = size if count is None else count * size
+    return count
+
+
+def _extreme(name, y, axis, axes, keepdims, reduced_bounded, kwargs):
+    fill = _lowest(y.dtype) if _EXTREMES[name] == "maximum" else _highest(y.dtype)
+    mask = manipulation.broadcast_to(y.valid_mask(reduced_bounded), y._data.shape)
+    result = getattr(reductions, name)(y._data, axis=axis, keepdims=keepdims, where=mask,
+                                       initial=fill, **kwargs)
+    ufunc_name = _EXTREMES[name]
+    return checked(result, _count(y, axes) > 0, "ValueError",
+                   f"zero-size array to reduction operation {ufunc_name} which has no identity")
+
+
+def _lowest(dtype):
+    if dtype.kind == "f":
+        return -np.inf
+    return False if dtype == dtypes.BOOL else np.iinfo(dtype).min
+
+
+def _highest(dtype):
+    if dtype.kind == "f":
+        return np.inf
+    return True if dtype == dtypes.BOOL else np.iinfo(dtype).max
+
+
+def arg_extreme(name, y, axis=None, keepdims=False):
+    """``argmax``/``argmin`` on the true elements (padding filled so it never wins)."""
+    if y.ndim > 1 and axis is None:
+        return getattr(reductions, name)(y.materialize())
+    ax = 0 if axis is None else normalize_axis(axis, y.ndim)
+    fill = _lowest(y.dtype) if name == "argmax" else _highest(y.dtype)
+    data = y._data
+    if y._sizes[ax] is not None:
+        data = mathfuncs.where(y.valid_mask((ax,)), data, np.array(fill, dtype=y.dtype))
+    result = getattr(reductions, name)(data, axis=axis, keepdims=keepdims)
+    result = checked(result, _count(y, (ax,)) > 0, "ValueError",
+                     f"attempt to get {name} of an empty sequence")
+    return _wrap(result, _remaining(y, (ax,), keepdims))
+
+
+def scan(name, y, axis=None, dtype=None):
+    """``cumsum``/``cumprod`` along a dim; the padding is the identity, so it never leaks."""
+    if axis is None and y.ndim > 1:
+        return getattr(reductions, name)(y.materialize(), dtype=dtype)
+    ax = 0 if axis is None else normalize_axis(axis, y.ndim)
+    data = y._data
+    if y._sizes[ax] is not None:
+        identity = 0 if name == "cumsum" else 1
+        data = mathfuncs.where(y.valid_mask((ax,)), data, np.array(identity, dtype=y.dtype))
+    return BoundedArray(getattr(reductions, name)(data, axis=ax, dtype=dtype), y._sizes)
+
+
+def sort(name, y, axis=-1, **kwargs):
+    """``sort``/``argsort``: padding sorted after every true element (NaN or the maximum)."""
+    if axis is None:
+        return getattr(sorting, name)(y.materialize(), axis=None, **kwargs)
+    ax = normalize_axis(axis, y.ndim)
+    data = y._data
+    if y._sizes[ax] is not None:
+        last = np.nan if y.dtype.kind == "f" else _highest(y.dtype)
+        data = mathfuncs.where(y.valid_mask((ax,)), data, np.array(last, dtype=y.dtype))
+        kwargs = {**kwargs, "kind": "stable"}     # true elements keep their place among ties
+    return BoundedArray(getattr(sorting, name)(data, axis=ax, **kwargs), y._sizes)
+
+
+def where(condition, x, y):
+    """Three-argument ``where`` with bounded operands (sizes checked like a ufunc's)."""
+    arrays, sizes = align((condition, x, y))
+    return _wrap(mathfuncs.where(*arrays), sizes)
+
+
+def astype(y, dtype, **kwargs):
+    return BoundedArray(y._data.astype(dtype, **kwargs), y._sizes)

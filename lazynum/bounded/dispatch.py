@@ -1,0 +1,197 @@
+"""Where bounded arrays meet the rest of lazynum: methods, operators, namespace functions.
+
+``install()`` (run once by ``lazynum.bounded``) gives ``BoundedArray`` its operators and
+lazy methods, and wraps the namespace functions that have a bounded form (``sum``,
+``nonzero``, ...) so ``lazynum.sum(y)`` stays lazy.  Every other function reaching a
+bounded array gets it materialized (one counted sync): ``array_function``.
+"""
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+
+from .. import reductions
+from ..arraytype import ndarray
+from . import compute, producers
+from .array import BoundedArray, materialized
+
+_BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
+           "floordiv": "floor_divide", "mod": "remainder", "pow": "power", "and": "bitwise_and",
+           "or": "bitwise_or", "xor": "bitwise_xor", "lshift": "left_shift", "rshift": "right_shift",
+           "matmul": None}
+_COMPARE = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal",
+            "eq": "equal", "ne": "not_equal"}
+_UNARY = {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "invert"}
+
+
+def _operator(name, reflected=False):
+    uf = getattr(np, name)
+
+    def method(self, other):
+        if not isinstance(other, (BoundedArray, ndarray, np.ndarray, np.generic, bool, int, float)):
+            return NotImplemented
+        return compute.ufunc(uf, (other, self) if reflected else (self, other), {})
+    return method
+
+
+def _inplace(name):
+    uf = getattr(np, name)
+
+    def method(self, other):
+        result = compute.ufunc(uf, (self, other), {})
+        if not np.can_cast(result.dtype, self.dtype, "same_kind"):
+            raise TypeError(f"Cannot cast ufunc '{name}' output from {result.dtype} to "
+                            f"{self.dtype} with casting rule 'same_kind'")
+        self._data, self._sizes = result._data.astype(self.dtype), result._sizes
+        self._concrete = None
+        return self
+    return method
+
+
+def _matmul(a, b):
+    from .. import linalg
+    return linalg.matmul(materialized(a), materialized(b))
+
+
+def _bound_call(fn, args, kwargs):
+    """Arguments of ``fn(*args, **kwargs)`` by parameter name (methods mirror functions)."""
+    return inspect.signature(fn).bind(*args, **kwargs).arguments
+
+
+def _reduction(name):
+    fn = getattr(reductions, name)
+
+    def method(self, *args, **kwargs):
+        params = _bound_call(fn, (self,) + args, kwargs)
+        params.pop("a")
+        axis, keepdims = params.pop("axis", None), params.pop("keepdims", False)
+        return compute.reduce(name, self, axis=axis, keepdims=keepdims, **params)
+    return method
+
+
+def _arg(name):
+    def method(self, axis=None, out=None, *, keepdims=False):
+        if out is not None:
+            return getattr(reductions, name)(self.materialize(), axis=axis, out=out, keepdims=keepdims)
+        return compute.arg_extreme(name, self, axis=axis, keepdims=keepdims)
+    return method
+
+
+def _scan(name):
+    def method(self, axis=None, dtype=None, out=None):
+        if out is not None:
+            return getattr(reductions, name)(self.materialize(), axis=axis, dtype=dtype, out=out)
+        return compute.scan(name, self, axis=axis, dtype=dtype)
+    return method
+
+
+def _sorter(name):
+    def method(self, axis=-1, kind=None, order=None, *, stable=None):
+        return compute.sort(name, self, axis=axis, kind=kind, order=order, stable=stable)
+    return method
+
+
+METHODS = {
+    **{name: _reduction(name) for name in compute.REDUCTIONS},
+    "argmax": _arg("argmax"), "argmin": _arg("argmin"),
+    "cumsum": _scan("cumsum"), "cumprod": _scan("cumprod"),
+    "sort": _sorter("sort"), "argsort": _sorter("argsort"),
+    "astype": lambda self, dtype, **kw: compute.astype(self, dtype, **kw),
+    "nonzero": lambda self: producers.nonzero(self.materialize()),
+}
+
+
+def _first_is_bounded(original, bounded):
+    def function(*args, **kwargs):
+        if args and isinstance(args[0], BoundedArray):
+            return bounded(*args, **kwargs)
+        return original(*args, **kwargs)
+    function.__name__, function.__doc__ = original.__name__, original.__doc__
+    function.__wrapped__ = original
+    return function
+
+
+def _producer(original, bounded):
+    """A namespace producer: lazy inputs give bounded results; host inputs keep NumPy's."""
+    def function(*args, **kwargs):
+        if args and isinstance(args[0], BoundedArray):
+            args = (args[0].materialize(),) + args[1:]
+        if args and isinstance(args[0], ndarray):
+            return bounded(*args, **kwargs)
+        return original(*args, **kwargs)
+    function.__name__, function.__doc__ = original.__name__, original.__doc__
+    function.__wrapped__ = original
+    return function
+
+
+def _where(original):
+    def where(condition, *xy):
+        if not xy and isinstance(condition, (ndarray, BoundedArray)):
+            return producers.nonzero(materialized(condition))
+        if len(xy) == 2 and any(isinstance(v, BoundedArray) for v in (condition,) + xy):
+            return compute.where(condition, *xy)
+        return original(condition, *xy)
+    where.__name__, where.__doc__ = original.__name__, original.__doc__
+    return where
+
+
+def array_ufunc(uf, method, inputs, kwargs):
+    if method == "__call__":
+        return compute.ufunc(uf, inputs, kwargs)
+    from .. import ufuncs
+    return getattr(ufuncs.UFUNCS[uf.__name__], method)(*materialized(inputs), **kwargs)
+
+
+def array_function(func, args, kwargs):
+    import lazynum
+    name = func.__name__
+    target = getattr(lazynum, name, None)
+    if target is not None and getattr(target, "__wrapped__", None) is not None:
+        return target(*args, **kwargs)
+    args, kwargs = materialized(args), {k: materialized(v) for k, v in kwargs.items()}
+    return (target or func)(*args, **kwargs)
+
+
+def install(namespace) -> None:
+    """Operators and methods on BoundedArray; bounded forms into ``namespace`` (lazynum)."""
+    for op, name in _BINARY.items():
+        if name is None:
+            continue
+        setattr(BoundedArray, f"__{op}__", _operator(name))
+        setattr(BoundedArray, f"__r{op}__", _operator(name, reflected=True))
+        setattr(BoundedArray, f"__i{op}__", _inplace(name))
+    BoundedArray.__matmul__ = _matmul
+    BoundedArray.__rmatmul__ = lambda self, other: _matmul(other, self)
+    for op, name in _COMPARE.items():
+        setattr(BoundedArray, f"__{op}__", _operator(name))
+    BoundedArray.__hash__ = None
+    for op, name in _UNARY.items():
+        uf = getattr(np, name)
+        setattr(BoundedArray, f"__{op}__", lambda self, uf=uf: compute.ufunc(uf, (self,), {}))
+    for name, method in METHODS.items():
+        setattr(BoundedArray, name, method)
+    for name in compute.REDUCTIONS + ("cumsum", "cumprod", "argmax", "argmin", "sort", "argsort"):
+        original = getattr(namespace, name)
+        setattr(namespace, name, _first_is_bounded(original, _namespace_form(name)))
+    for name in ("nonzero", "flatnonzero", "argwhere", "extract"):
+        setattr(namespace, name, _producer(getattr(namespace, name), getattr(producers, name)))
+    namespace.compress = _compress(namespace.compress)
+    namespace.where = _where(namespace.where)
+
+
+def _compress(original):
+    def compress(condition, a, axis=None, out=None):
+        condition, a = materialized(condition), materialized(a)
+        if out is None and isinstance(condition, ndarray):
+            return producers.compress(condition, a, axis=axis)
+        return original(condition, a, axis=axis, out=out)
+    compress.__name__, compress.__doc__ = original.__name__, original.__doc__
+    compress.__wrapped__ = original
+    return compress
+
+
+def _namespace_form(name):
+    method = METHODS[name]
+    return lambda a, *args, **kwargs: method(a, *args, **kwargs)
+

@@ -1,0 +1,170 @@
+"""Operations whose result size depends on the data, made lazy as bounded arrays.
+
+``x[mask]``, ``nonzero``, ``flatnonzero``, ``argwhere``, ``where(cond)``, ``compress``
+and ``extract`` compact with the ``compact`` primitive: the bound is the number of
+candidates, the run-time size is the number kept.  None of them syncs, and none of them
+puts the data into the cache key: a new mask, threshold or density replays the program.
+``set_dim_size``/``get_dim_size``/``bound_shape`` are XLA's Get/SetDimensionSize.
+"""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from .. import creation, dtypes, joining, manipulation
+from ..arraytype import ndarray, wrap
+from ..conversion import to_array
+from ..expr import node as nodes
+from ..expr.shapes import normalize_axis, size_of
+from .array import BoundedArray
+from .compute import checked
+from .ops import COMPACT
+
+
+def _compact(rows: ndarray, keep: ndarray):
+    """(padded rows where ``keep``, the lazy count kept)."""
+    data = wrap(nodes.apply(COMPACT, (rows._n(), keep._n())))
+    return data, keep.astype(dtypes.INT64).sum()
+
+
+def mask_select(x: ndarray, mask: ndarray) -> BoundedArray:
+    """``x[mask]`` for a lazy bool ``mask`` over the leading dims of ``x``."""
+    k = mask.ndim
+    for j in range(k):
+        if j >= x.ndim or x.shape[j] != mask.shape[j]:
+            size = x.shape[j] if j < x.ndim else None
+            raise IndexError(f"boolean index did not match indexed array along axis {j}; size "
+                             f"of axis is {size} but size of corresponding boolean axis is "
+                             f"{mask.shape[j]}")
+    n = size_of(x.shape[:k])
+    data, size = _compact(x.reshape((n,) + tuple(x.shape[k:])), mask.reshape(n))
+    return BoundedArray(data, (size,) + (None,) * (x.ndim - k))
+
+
+def _flat_indices(a):
+    a = to_array(a)
+    if a.ndim == 0:
+        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
+                         "np.atleast_1d(scalar).nonzero() instead.")
+    flat = (a != 0).reshape(-1) if a.dtype != dtypes.BOOL else a.reshape(-1)
+    data, size = _compact(creation.arange(a.size), flat)
+    return a, data, size
+
+
+def nonzero(a) -> tuple:
+    """Indices of the non-zero elements, one bounded int64 array per dim (no sync)."""
+    a, flat, size = _flat_indices(a)
+    coords, stride = [], 1
+    for d in reversed(a.shape):
+        coords.append((flat // stride) % d if d != 1 else flat * 0)
+        stride = stride * d
+    return tuple(BoundedArray(c, (size,)) for c in reversed(coords))
+
+
+def flatnonzero(a) -> BoundedArray:
+    """Indices of the non-zero elements of the flattened ``a`` (bounded, no sync)."""
+    _, flat, size = _flat_indices(to_array(a).reshape(-1))
+    return BoundedArray(flat, (size,))
+
+
+def argwhere(a) -> BoundedArray:
+    """``(N, a.ndim)`` indices of the non-zero elements (bounded along axis 0, no sync)."""
+    a = to_array(a)
+    if a.ndim == 0:
+        a = a.reshape(1)
+        _, _, size = _flat_indices(a)
+        return BoundedArray(creation.zeros((1, 0), dtype=np.int64), (size, None))
+    coords = nonzero(a)
+    data = joining.stack([c._data for c in coords], axis=1)
+    return BoundedArray(data, (coords[0]._sizes[0], None))
+
+
+def compress(condition, a, axis=None) -> BoundedArray:
+    """``compress`` with a lazy 1-d condition: bounded along ``axis`` (no sync)."""
+    cond = to_array(condition).astype(bool)
+    if cond.ndim != 1:
+        raise ValueError("condition must be a 1-d array")
+    a = to_array(a)
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    axis = normalize_axis(operator.index(axis), a.ndim)
+    n = a.shape[axis]
+    if cond.shape[0] > n:
+        raise IndexError(f"index {n} is out of bounds for axis {axis} with size {n}")
+    if cond.shape[0] < n:                      # NumPy: the missing entries count as False
+        cond = joining.concatenate([cond, creation.zeros(n - cond.shape[0], dtype=bool)])
+    rows = manipulation.moveaxis(a, axis, 0) if axis else a
+    data, size = _compact(rows, cond)
+    sizes = [None] * a.ndim
+    sizes[axis] = size
+    return BoundedArray(manipulation.moveaxis(data, 0, axis) if axis else data, tuple(sizes))
+
+
+def extract(condition, arr) -> BoundedArray:
+    """The elements of ``arr`` where ``condition`` is non-zero, flattened (no sync)."""
+    cond, values = to_array(condition).reshape(-1), to_array(arr).reshape(-1)
+    if cond.shape[0] != values.shape[0]:
+        raise ValueError("extract: condition and arr must have the same size")
+    return compress(cond != 0, values, axis=0)
+
+
+# --- XLA's Get/SetDimensionSize --------------------------------------------------------------
+
+def get_dim_size(x, axis: int) -> ndarray:
+    """The run-time size of ``x``'s dim ``axis`` as a lazy 0-d int64 array (no sync)."""
+    axis = normalize_axis(operator.index(axis), x.ndim)
+    if isinstance(x, BoundedArray) and x._sizes[axis] is not None:
+        return x._sizes[axis]
+    return creation.asarray(np.int64(int(to_array(x).shape[axis])))
+
+
+def set_dim_size(x, axis: int, size) -> BoundedArray:
+    """``x`` with dim ``axis`` given run-time size ``size`` (lazy or an int); the bound is
+    unchanged.  A size above the bound or negative raises ValueError at the sync."""
+    data = x._data if isinstance(x, BoundedArray) else to_array(x)
+    sizes = list(x._sizes) if isinstance(x, BoundedArray) else [None] * data.ndim
+    axis = normalize_axis(operator.index(axis), data.ndim)
+    bound = int(data.shape[axis])
+    size = to_array(size)
+    if size.ndim != 0 or size.dtype.kind not in "iu":
+        raise TypeError("set_dim_size: size must be an integer scalar")
+    size = size.astype(dtypes.INT64)
+    sizes[axis] = checked(size, (size >= 0) & (size <= bound), "ValueError",
+                          f"set_dim_size: size outside [0, {bound}] (the bound of dim {axis})")
+    return BoundedArray(data, tuple(sizes))
+
+
+def bound_shape(x) -> tuple:
+    """The static (or symbolic) upper bounds of ``x``'s dims: its padded storage shape."""
+    if isinstance(x, BoundedArray):
+        return x.bound_shape
+    return tuple(to_array(x).shape)
+
+
+def mask_assign(x: ndarray, mask: ndarray, value: BoundedArray) -> None:
+    """``x[mask] = value`` for a bounded ``value`` (``x[mask] += v`` reads, updates and
+    writes back a bounded array): expand the value's rows to the mask's positions (the
+    inverse of ``compact``) and select, so nothing syncs.  The counts must match at run
+    time (NumPy's ValueError otherwise)."""
+    from .. import mathfuncs, reductions
+    k = mask.ndim
+    n = size_of(x.shape[:k])
+    rest = tuple(x.shape[k:])
+    if (value.ndim != 1 + len(rest) or value._sizes[0] is None
+            or any(s is not None for s in value._sizes[1:]) or tuple(value._data.shape[1:]) != rest):
+        x[mask] = value.materialize()
+        return
+    flat = mask.reshape(n)
+    count = flat.astype(dtypes.INT64).sum()
+    bound = int(value._data.shape[0])
+    position = reductions.cumsum(flat.astype(dtypes.INT64)) - 1
+    position = mathfuncs.clip(position, 0, max(bound - 1, 0))
+    size = checked(value._sizes[0], value._sizes[0] == count, "ValueError",
+                   "NumPy boolean array indexing assignment cannot assign the bounded array's "
+                   "values to a different number of positions where the mask is true")
+    rows = value._data.take(position, axis=0) if bound else creation.zeros((n,) + rest, x.dtype)
+    rows = rows + (size * 0).astype(rows.dtype)          # the count check rides on the data
+    keep = flat.reshape((n,) + (1,) * len(rest))
+    updated = mathfuncs.where(keep, rows, x.reshape((n,) + rest))
+    x[...] = updated.reshape(x.shape)
