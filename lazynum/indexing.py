@@ -136,7 +136,7 @@ def _plain_items(key, ndim):
     """Items for the common keys (ints and slices only, at most ndim of them) without the
     general parse, or None.  (Python ints only: NumPy integers take the general path.)"""
     kind = type(key)
-    if kind is slice or kind is int:
+    if kind is int or kind is slice and type(key.start) is not ndarray and type(key.stop) is not ndarray:
         items = [key]
     elif kind is tuple and len(key) <= ndim and all(type(k) is slice or type(k) is int for k in key):
         items = list(key)
@@ -168,6 +168,11 @@ def getitem(self, key):
     if type(key) is ndarray and key.dtype == dtypes.BOOL and key.ndim:
         from .bounded.producers import mask_select     # x[mask]: bounded, no sync
         return mask_select(self, key)
+    if type(key) is not int:
+        from .bounded.indexing import gather, lazy_slice   # bounded indices, lazy slice bounds
+        bounded = gather(self, key) if not isinstance(key, slice) else lazy_slice(self, key)
+        if bounded is not None:
+            return bounded
     key = _without_bounded(key)
     items, positions = key_items(key, ndim)
     if _is_basic(items):

@@ -7,12 +7,15 @@ from .runtime import sync_nodes
 
 
 def _nodes(arrays):
+    from .bounded.array import BoundedArray
     out = []
     for a in arrays:
         if isinstance(a, (list, tuple)):
             out.extend(_nodes(a))
         elif isinstance(a, ndarray):
             out.append(a._n())
+        elif isinstance(a, BoundedArray):       # its padded data and its run-time sizes
+            out.extend(_nodes([a._data, *[s for s in a._sizes if s is not None]]))
     return out
 
 

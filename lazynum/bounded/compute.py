@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes, manipulation, mathfuncs, reductions, sorting
+from .. import creation, dtypes, manipulation, mathfuncs, reductions, sorting
 from ..arraytype import ndarray, wrap
 from ..conversion import to_array
 from ..expr import node as nodes
@@ -206,3 +206,47 @@ def where(condition, x, y):
 
 def astype(y, dtype, **kwargs):
     return BoundedArray(y._data.astype(dtype, **kwargs), y._sizes)
+
+
+# --- contractions --------------------------------------------------------------------------------
+
+def matmul(a, b):
+    """``a @ b`` with bounded operands (1-d or 2-d): a bounded contraction dim is masked to
+    zero on both sides and its sizes checked; other bounded dims stay bounded."""
+    from .. import linalg
+    a_b, b_b = isinstance(a, BoundedArray), isinstance(b, BoundedArray)
+    if (a_b and a.ndim > 2) or (b_b and b.ndim > 2):
+        return linalg.matmul(materialized(a), materialized(b))
+    pa, sa = (a._data, a._sizes) if a_b else (to_array(a), (None,) * np.ndim(a))
+    pb, sb = (b._data, b._sizes) if b_b else (to_array(b), (None,) * np.ndim(b))
+    ka, kb = sa[-1], sb[0] if len(sb) == 1 else sb[-2]
+    if ka is not None or kb is not None:
+        pa, pb, check = _masked_contraction(pa, pb, sa, sb)
+    else:
+        check = None
+    result = linalg.matmul(pa, pb)
+    rows = sa[:-1] if len(sa) == 2 else ()
+    cols = sb[-1:] if len(sb) == 2 else ()
+    sizes = rows + cols
+    if check is not None:
+        result = result + (check * 0).astype(result.dtype)   # the size check rides on the data
+    return _wrap(result, sizes) if sizes else result
+
+
+def _masked_contraction(pa, pb, sa, sb):
+    """Both operands cropped to the smaller bound and zero beyond the run-time size."""
+    k_a, k_b = int(pa.shape[-1]), int(pb.shape[0] if pb.ndim == 1 else pb.shape[-2])
+    k = min(k_a, k_b)
+    pa = pa[..., :k] if k_a > k else pa
+    pb = (pb[:k] if pb.ndim == 1 else pb[..., :k, :]) if k_b > k else pb
+    contract_b = sb[0] if len(sb) == 1 else sb[-2]
+    size_a = sa[-1] if sa[-1] is not None else k_a
+    size_b = contract_b if contract_b is not None else k_b
+    size = size_a if sa[-1] is not None else size_b           # a lazy one
+    inside = creation.arange(k) < size
+    pa = mathfuncs.where(inside, pa, np.array(0, dtype=pa.dtype))
+    pb = mathfuncs.where(inside if pb.ndim == 1 else inside.reshape(k, 1), pb,
+                         np.array(0, dtype=pb.dtype))
+    check = checked(size, size_a == size_b, "ValueError",
+                    "matmul: the contraction dims' run-time sizes differ")
+    return pa, pb, check

@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import reductions
 from ..arraytype import ndarray
-from . import compute, producers
+from . import compute, indexing as bounded_indexing, joins, producers, unique as bounded_unique
 from .array import BoundedArray, materialized
 
 _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
@@ -50,8 +50,23 @@ def _inplace(name):
 
 
 def _matmul(a, b):
-    from .. import linalg
-    return linalg.matmul(materialized(a), materialized(b))
+    return compute.matmul(a, b)
+
+
+def _setitem(self, key, value):
+    """``y[key] = value``: a bounded bool mask of the same bound and a scalar (or regular)
+    value is a select on the padded data; anything else makes ``y`` true-size first."""
+    from .. import mathfuncs
+    if (isinstance(key, BoundedArray) and key.dtype == bool and key.ndim == 1 and self.ndim >= 1
+            and key.bound_shape[0] == self.bound_shape[0] and not isinstance(value, BoundedArray)
+            and np.ndim(value) == 0):
+        keep = key._data.reshape((-1,) + (1,) * (self.ndim - 1))
+        self._data = mathfuncs.where(keep, np.asarray(value).astype(self.dtype), self._data)
+        self._concrete = None
+        return
+    concrete = self.materialize()
+    concrete[materialized(key)] = materialized(value)
+    self._data, self._sizes, self._concrete = concrete, (None,) * concrete.ndim, None
 
 
 def _bound_call(fn, args, kwargs):
@@ -163,6 +178,8 @@ def install(namespace) -> None:
         setattr(BoundedArray, f"__i{op}__", _inplace(name))
     BoundedArray.__matmul__ = _matmul
     BoundedArray.__rmatmul__ = lambda self, other: _matmul(other, self)
+    BoundedArray.__getitem__ = lambda self, key: bounded_indexing.getitem(self, key)
+    BoundedArray.__setitem__ = _setitem
     for op, name in _COMPARE.items():
         setattr(BoundedArray, f"__{op}__", _operator(name))
     BoundedArray.__hash__ = None
@@ -178,7 +195,51 @@ def install(namespace) -> None:
         setattr(namespace, name, _producer(getattr(namespace, name), getattr(producers, name)))
     namespace.compress = _compress(namespace.compress)
     namespace.where = _where(namespace.where)
+    for name in ("concatenate", "stack"):
+        setattr(namespace, name, _any_bounded_sequence(getattr(namespace, name), getattr(joins, name)))
+    for name in ("matmul", "dot"):
+        setattr(namespace, name, _any_bounded_pair(getattr(namespace, name), compute.matmul))
+    for name in ("zeros", "ones", "empty", "full"):
+        setattr(namespace, name, joins.factory(getattr(namespace, name)))
+    namespace.arange = joins.arange(namespace.arange)
+    namespace.unique = _unique(namespace.unique)
 
+
+def _any_bounded_sequence(original, bounded):
+    def function(arrays, *args, **kwargs):
+        arrays = list(arrays) if isinstance(arrays, (list, tuple)) else arrays
+        if isinstance(arrays, list) and any(isinstance(a, BoundedArray) for a in arrays):
+            return bounded(arrays, *args, **kwargs)
+        return original(arrays, *args, **kwargs)
+    function.__name__, function.__doc__ = original.__name__, original.__doc__
+    function.__wrapped__ = original
+    return function
+
+
+def _any_bounded_pair(original, bounded):
+    def function(a, b, *args, **kwargs):
+        if (isinstance(a, BoundedArray) or isinstance(b, BoundedArray)) and not args and not kwargs:
+            return bounded(a, b)
+        return original(materialized(a), materialized(b), *args, **kwargs)
+    function.__name__, function.__doc__ = original.__name__, original.__doc__
+    function.__wrapped__ = original
+    return function
+
+
+def _unique(original):
+    def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None,
+               *, equal_nan=True, sorted=True, size=None, fill_value=None):  # noqa: A002
+        lazy = isinstance(ar, (ndarray, BoundedArray))
+        if lazy and axis is None and sorted and not (return_inverse and isinstance(ar, BoundedArray)):
+            return bounded_unique.unique(ar, return_index, return_inverse, return_counts,
+                                         equal_nan=equal_nan, size=size, fill_value=fill_value)
+        if size is not None:
+            raise NotImplementedError("unique(size=) needs a lazy input and axis=None")
+        return original(materialized(ar), return_index, return_inverse, return_counts, axis,
+                        equal_nan=equal_nan, sorted=sorted)
+    unique.__name__, unique.__doc__ = original.__name__, original.__doc__
+    unique.__wrapped__ = original
+    return unique
 
 def _compress(original):
     def compress(condition, a, axis=None, out=None):

@@ -52,14 +52,32 @@ def _flat_indices(a):
     return a, data, size
 
 
-def nonzero(a) -> tuple:
-    """Indices of the non-zero elements, one bounded int64 array per dim (no sync)."""
-    a, flat, size = _flat_indices(a)
+def nonzero(a, *, size=None, fill_value=0) -> tuple:
+    """Indices of the non-zero elements, one bounded int64 array per dim (no sync).
+
+    ``size`` (JAX's keyword) gives static-shape results instead: the first ``size``
+    indices, the rest ``fill_value``.
+    """
+    a, flat, count = _flat_indices(a)
     coords, stride = [], 1
     for d in reversed(a.shape):
         coords.append((flat // stride) % d if d != 1 else flat * 0)
         stride = stride * d
-    return tuple(BoundedArray(c, (size,)) for c in reversed(coords))
+    result = tuple(BoundedArray(c, (count,)) for c in reversed(coords))
+    if size is None:
+        return result
+    return tuple(_static(r, operator.index(size), fill_value) for r in result)
+
+
+def _static(result: BoundedArray, size: int, fill_value):
+    """The first ``size`` entries of a 1-d bounded array, then ``fill_value`` (static)."""
+    from .. import mathfuncs
+    data = result._data
+    bound = int(data.shape[0])
+    if bound < size:
+        data = joining.concatenate([data, creation.zeros(size - bound, dtype=data.dtype)])
+    keep = creation.arange(size) < result._sizes[0]
+    return mathfuncs.where(keep, data[:size], to_array(fill_value).astype(data.dtype))
 
 
 def flatnonzero(a) -> BoundedArray:

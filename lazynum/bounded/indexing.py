@@ -1,0 +1,134 @@
+"""Indexing with and of bounded arrays, without a sync.
+
+- ``y[mask]`` with a bounded bool mask (a mask of a mask), ``y[i]`` and ``y[a:b]`` on a
+  bounded dim, ``y[:, j]`` on the regular dims;
+- gathers ``x[idx]`` / ``x[nonzero(m)]`` with bounded integer index arrays;
+- slices of a regular array with lazy bounds, ``x[:n]`` / ``x[a:b]`` (0-d int arrays).
+Anything else indexes the true-size array (one counted sync).
+"""
+from __future__ import annotations
+
+import operator
+
+from .. import creation, dtypes, mathfuncs, ufuncs
+from ..arraytype import ndarray
+from ..conversion import to_array
+from .array import BoundedArray, materialized
+from .compute import checked
+from .producers import _compact
+
+
+def getitem(y: BoundedArray, key):
+    """``y[key]`` (see module docstring)."""
+    if isinstance(key, BoundedArray) and key.dtype == dtypes.BOOL and key.ndim == 1:
+        return _mask_of_mask(y, key)
+    if isinstance(key, int) and not isinstance(key, bool) and y._sizes[0] is not None:
+        return _element(y, key)
+    if isinstance(key, slice) and y._sizes[0] is not None and _plain_slice(key):
+        return _prefix_slice(y, key)
+    if type(key) is tuple and key and key[0] == slice(None) and all(
+            isinstance(k, (int, slice)) and not isinstance(k, bool) for k in key[1:]):
+        return _regular_dims(y, key)
+    return y.materialize()[materialized(key)]
+
+
+def _mask_of_mask(y, mask):
+    if int(mask._data.shape[0]) != int(y._data.shape[0]):
+        return y.materialize()[mask.materialize()]
+    keep = mask._data & (creation.arange(mask._data.shape[0]) < mask._sizes[0])
+    data, count = _compact(y._data, keep)
+    if mask._sizes[0] is not y._sizes[0]:
+        count = checked(count, mask._sizes[0] == y._sizes[0], "IndexError",
+                        "boolean index did not match indexed array along axis 0 (run-time sizes)")
+    return BoundedArray(data, (count,) + y._sizes[1:])
+
+
+def _element(y, index):
+    size = y._sizes[0]
+    position = size + index if index < 0 else to_array(index)
+    position = checked(position, (position >= 0) & (position < size), "IndexError",
+                       f"index {index} is out of bounds for axis 0 (bounded; checked at run time)")
+    row = y._data.take(position, axis=0)
+    return BoundedArray(row, y._sizes[1:]) if any(s is not None for s in y._sizes[1:]) else row
+
+
+def _plain_slice(key):
+    return (key.step in (None, 1) and (key.start is None or isinstance(key.start, int) and key.start >= 0)
+            and (key.stop is None or isinstance(key.stop, int) and key.stop >= 0))
+
+
+def _prefix_slice(y, key):
+    bound = int(y._data.shape[0])
+    start = key.start or 0
+    stop = bound if key.stop is None else min(key.stop, bound)
+    if start >= stop:
+        return BoundedArray(y._data[0:0], (to_array(0).astype(dtypes.INT64),) + y._sizes[1:])
+    size = mathfuncs.clip(ufuncs.UFUNCS['minimum'](y._sizes[0], stop) - start, 0, stop - start)
+    return BoundedArray(y._data[start:stop], (size,) + y._sizes[1:])
+
+
+def _regular_dims(y, key):
+    if any(s is not None for s in y._sizes[1:]):
+        return y.materialize()[key]
+    data = y._data[key]
+    return BoundedArray(data, (y._sizes[0],) + (None,) * (data.ndim - 1))
+
+
+# --- gathers with bounded index arrays --------------------------------------------------------
+
+def gather(x: ndarray, key) -> BoundedArray | None:
+    """``x[idx]`` or ``x[(i0, i1, ...)]`` with 1-d bounded int index arrays (sharing their
+    size, as ``nonzero`` returns them); None when the key is not of that form."""
+    parts = key if type(key) is tuple else (key,)
+    if not parts or len(parts) > x.ndim or not all(
+            isinstance(p, BoundedArray) and p.ndim == 1 and p.dtype.kind in "iu" for p in parts):
+        return None
+    size = parts[0]._sizes[0]
+    bound = int(parts[0]._data.shape[0])
+    if size is None or any(p._sizes[0] is not size or int(p._data.shape[0]) != bound for p in parts):
+        return None
+    valid = creation.arange(bound) < size
+    flat, ok = None, None
+    for axis, part in enumerate(parts):
+        n = x.shape[axis]
+        index = part._data.astype(dtypes.INT64)
+        index = mathfuncs.where(index < 0, index + n, index)
+        in_range = (index >= 0) & (index < n) | ~valid          # padding is never checked
+        ok = in_range if ok is None else ok & in_range
+        index = mathfuncs.where(valid, mathfuncs.clip(index, 0, max(int(n) - 1, 0)), 0)
+        flat = index if flat is None else flat * n + index
+    rows = x.reshape((-1,) + tuple(x.shape[len(parts):])) if len(parts) > 1 else x
+    if int(rows.shape[0]) == 0:
+        data = creation.zeros((bound,) + tuple(rows.shape[1:]), dtype=x.dtype)
+    else:
+        data = rows.take(flat, axis=0)
+    size = checked(size, ok.all(), "IndexError", "index out of bounds in a gather with a bounded "
+                                                  "index array (checked at run time)")
+    return BoundedArray(data, (size,) + (None,) * (data.ndim - 1))
+
+
+# --- lazy slice bounds -------------------------------------------------------------------------
+
+def lazy_slice(x: ndarray, key) -> BoundedArray | None:
+    """``x[a:b]`` on axis 0 where ``a``/``b`` are lazy 0-d int arrays; None otherwise."""
+    if not isinstance(key, slice) or key.step not in (None, 1) or not x.ndim:
+        return None
+    lazy = [v for v in (key.start, key.stop) if isinstance(v, ndarray)]
+    if not lazy or any(v.ndim or v.dtype.kind not in "iu" for v in lazy):
+        return None
+    n = int(x.shape[0])
+
+    def bound(value, default):
+        if value is None:
+            return to_array(default).astype(dtypes.INT64)
+        value = to_array(operator.index(value) if not isinstance(value, ndarray) else value)
+        value = value.astype(dtypes.INT64)
+        return mathfuncs.clip(mathfuncs.where(value < 0, value + n, value), 0, n)
+
+    start, stop = bound(key.start, 0), bound(key.stop, n)
+    size = ufuncs.UFUNCS['maximum'](stop - start, 0)
+    if key.start is None or (not isinstance(key.start, ndarray) and operator.index(key.start) == 0):
+        return BoundedArray(x, (size,) + (None,) * (x.ndim - 1))
+    positions = mathfuncs.clip(creation.arange(n) + start, 0, max(n - 1, 0))
+    data = x.take(positions, axis=0) if n else x
+    return BoundedArray(data, (size,) + (None,) * (x.ndim - 1))

@@ -1,0 +1,92 @@
+"""Joining bounded arrays, and factories sized by a bounded dim.
+
+``concatenate`` along a bounded dim: bound = sum of bounds, size = sum of sizes (the true
+elements are compacted to the front).  ``stack``: sizes must agree (checked at run time).
+``zeros(y.shape)``, ``ones``, ``full``, ``empty`` and ``arange(y.shape[0])``: a bounded
+result sharing the size, so no sync.
+"""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from .. import creation, joining, manipulation
+from ..conversion import to_array
+from ..expr.shapes import normalize_axis
+from .array import BoundedArray, LazySize, materialized
+from .compute import align
+from .producers import _compact
+
+
+def concatenate(arrays, axis=0, **kwargs):
+    """``concatenate`` where some arrays are bounded (along ``axis`` only)."""
+    arrays = list(arrays)
+    if kwargs.get("out") is not None or axis is None:
+        return joining.concatenate(materialized(arrays), axis=axis, **kwargs)
+    ndim = max(a.ndim if isinstance(a, BoundedArray) else np.ndim(a) for a in arrays)
+    axis = normalize_axis(operator.index(axis), ndim)
+    parts, masks, total = [], [], None
+    for a in arrays:
+        if isinstance(a, BoundedArray):
+            if a.ndim != ndim or any(s is not None for k, s in enumerate(a._sizes) if k != axis):
+                return joining.concatenate(materialized(arrays), axis=axis, **kwargs)
+            data, size = a._data, a._sizes[axis]
+            mask = creation.arange(data.shape[axis]) < size if size is not None else None
+        else:
+            data = to_array(a)
+            size, mask = None, None
+        n = data.shape[axis]
+        parts.append(data)
+        masks.append(mask if mask is not None else creation.ones(n, dtype=bool))
+        count = size if size is not None else n
+        total = count if total is None else total + count
+    data = joining.concatenate(parts, axis=axis, **kwargs)
+    keep = joining.concatenate(masks)
+    rows = manipulation.moveaxis(data, axis, 0) if axis else data
+    packed, _ = _compact(rows, keep)
+    sizes = [None] * ndim
+    sizes[axis] = total
+    return BoundedArray(manipulation.moveaxis(packed, 0, axis) if axis else packed, tuple(sizes))
+
+
+def stack(arrays, axis=0, **kwargs):
+    """``stack`` of bounded arrays: equal run-time sizes (checked), a new regular axis."""
+    arrays = list(arrays)
+    if kwargs.get("out") is not None:
+        return joining.stack(materialized(arrays), axis=axis, **kwargs)
+    physical, sizes = align(arrays)
+    shapes = {tuple(p.shape) for p in physical}
+    if len(shapes) != 1:
+        return joining.stack(materialized(arrays), axis=axis, **kwargs)
+    data = joining.stack(physical, axis=axis, **kwargs)
+    axis = normalize_axis(operator.index(axis), data.ndim)
+    return BoundedArray(data, tuple(sizes[:axis]) + (None,) + tuple(sizes[axis:]))
+
+
+def factory(maker):
+    """``maker(shape, ...)`` accepting LazySize dims: a bounded result (no sync)."""
+    def function(shape, *args, **kwargs):
+        dims = shape if isinstance(shape, (tuple, list)) else (shape,)
+        if not any(isinstance(d, LazySize) for d in dims):
+            return maker(shape, *args, **kwargs)
+        if any(isinstance(d, LazySize) and d.bound is None for d in dims):
+            return maker(tuple(int(d) for d in dims), *args, **kwargs)    # no bound: a sync
+        bounds = tuple(d.bound if isinstance(d, LazySize) else d for d in dims)
+        sizes = tuple(d.value if isinstance(d, LazySize) else None for d in dims)
+        return BoundedArray(maker(bounds, *args, **kwargs), sizes)
+    function.__name__, function.__doc__ = maker.__name__, maker.__doc__
+    function.__wrapped__ = maker
+    return function
+
+
+def arange(original):
+    def function(*args, **kwargs):
+        if len(args) == 1 and not kwargs.keys() - {"dtype"} and isinstance(args[0], LazySize) \
+                and args[0].bound is not None:
+            n = args[0]
+            return BoundedArray(creation.arange(int(n.bound), **kwargs), (n.value,))
+        return original(*(int(a) if isinstance(a, LazySize) else a for a in args), **kwargs)
+    function.__name__, function.__doc__ = original.__name__, original.__doc__
+    function.__wrapped__ = original
+    return function

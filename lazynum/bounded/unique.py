@@ -1,0 +1,92 @@
+"""``unique`` without a sync: sort, mark the first of each run, compact.
+
+The values are the compacted first elements of the sorted array (NaNs collapse into one,
+NumPy's ``equal_nan=True``); ``return_index`` compacts the stable sort's permutation;
+``return_counts`` differences the compacted run starts; ``return_inverse`` scatters the
+run numbers back through the permutation.  Padding (of a bounded input) sorts last and is
+never a run start.
+"""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from .. import creation, dtypes, joining, mathfuncs, reductions, sorting, ufuncs
+from ..arraytype import ndarray
+from ..conversion import to_array
+from .array import BoundedArray
+from .compute import _highest
+from .producers import _compact, _static as static_prefix
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
+           equal_nan=True, size=None, fill_value=None):
+    """Lazy ``numpy.unique`` for ``axis=None`` (bounded results).
+
+    ``size``/``fill_value`` (JAX's keywords) give static-shape results instead: the first
+    ``size`` unique values, the rest ``fill_value`` (default: the smallest unique value).
+    """
+    values, valid, n = _flat_input(ar)
+    order = sorting.argsort(values, kind="stable")
+    ordered = values.take(order)
+    if ordered.dtype.kind == "f" and n > 1:  # NumPy's sort writes every NaN as +nan
+        ordered = mathfuncs.where(ufuncs.UFUNCS["isnan"](ordered), np.array(np.nan, ordered.dtype), ordered)
+    live = valid.take(order) if valid is not None else None
+    first = _run_starts(ordered, equal_nan)
+    if live is not None:
+        first = first & live
+    uniques, count = _compact(ordered, first)
+    out = [BoundedArray(uniques, (count,))]
+    if return_index:
+        out.append(BoundedArray(_compact(order, first)[0], (count,)))
+    if return_inverse:
+        run = reductions.cumsum(first.astype(dtypes.INT64)) - 1
+        inverse = creation.zeros(n, dtype=np.int64)
+        inverse[order] = run
+        out.append(inverse.reshape(ar.shape) if isinstance(ar, ndarray) else inverse)
+    if return_counts:
+        out.append(BoundedArray(_counts(first, count, valid, n), (count,)))
+    if size is not None:
+        out = [_static(o, size, fill_value, uniques) if isinstance(o, BoundedArray) else o for o in out]
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def _flat_input(ar):
+    if isinstance(ar, BoundedArray):
+        if ar.ndim != 1:
+            ar = ar.materialize()
+        else:
+            valid = ar.valid_mask()
+            last = np.nan if ar.dtype.kind == "f" else _highest(ar.dtype)
+            values = mathfuncs.where(valid, ar._data, np.array(last, dtype=ar.dtype))
+            return values, valid, int(ar._data.shape[0])
+    values = to_array(ar).reshape(-1)
+    return values, None, values.shape[0]
+
+
+def _run_starts(ordered, equal_nan):
+    n = ordered.shape[0]
+    if not n:
+        return creation.zeros(0, dtype=bool)
+    differs = ordered[1:] != ordered[:-1]
+    if equal_nan and ordered.dtype.kind == "f":
+        differs = differs & ~(ufuncs.UFUNCS['isnan'](ordered[1:]) & ufuncs.UFUNCS['isnan'](ordered[:-1]))
+    return joining.concatenate([creation.ones(1, dtype=bool), differs])
+
+
+def _counts(first, count, valid, n):
+    starts, _ = _compact(creation.arange(n), first)
+    total = n if valid is None else valid.astype(dtypes.INT64).sum()
+    if not n:
+        return starts
+    following = joining.concatenate([starts[1:], creation.zeros(1, dtype=np.int64)])
+    following = mathfuncs.where(creation.arange(n) == count - 1, total, following)
+    return following - starts
+
+
+def _static(result: BoundedArray, size, fill_value, uniques):
+    """The first ``size`` entries, then ``fill_value`` (default: the smallest unique value)."""
+    if fill_value is None:
+        fill_value = uniques[0] if int(uniques.shape[0]) else 0
+    return static_prefix(result, operator.index(size), fill_value)

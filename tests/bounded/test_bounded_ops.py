@@ -1,0 +1,157 @@
+"""Bounded dims, second part: chains of data-dependent ops, joins, contractions, factories."""
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+import lazynum as lnp
+from lazynum.runtime import compile_cache
+
+from .. import strategies as S
+from ..strategies import assert_same
+
+vectors = S.arrays(S.st.just(np.dtype(np.float64)), S.shapes(min_dims=1, max_dims=1, min_side=0, max_side=12),
+                   small=True)
+small_ints = S.arrays(S.st.just(np.dtype(np.int64)), S.shapes(min_dims=1, max_dims=2, min_side=0, max_side=6),
+                      small=True).map(lambda a: a % 5)
+
+
+def syncs():
+    return lnp.metrics()["syncs"]
+
+
+@given(vectors, st.floats(-1e3, 1e3), st.floats(-1e3, 1e3))
+def test_a_mask_of_a_mask(x, t, u):
+    a = lnp.asarray(x)
+    y = a[a > t]
+    lnp.reset_metrics()
+    z = y[y < u]
+    assert syncs() == 0
+    ref = x[x > t]
+    assert_same(z, ref[ref < u])
+    assert_same(z * 2 + z.sum(), ref[ref < u] * 2 + ref[ref < u].sum())
+
+
+@given(small_ints, st.booleans(), st.booleans(), st.booleans())
+def test_unique_matches_numpy_lazily(x, index, inverse, counts):
+    lnp.reset_metrics()
+    got = lnp.unique(lnp.asarray(x), return_index=index, return_inverse=inverse, return_counts=counts)
+    assert syncs() == 0
+    expected = np.unique(x, return_index=index, return_inverse=inverse, return_counts=counts)
+    got = got if isinstance(got, tuple) else (got,)
+    expected = expected if isinstance(expected, tuple) else (expected,)
+    for g, e in zip(got, expected):
+        assert_same(g, e)
+
+
+@given(vectors.map(lambda a: np.round(a / 100)), st.floats(-10, 10))
+def test_unique_of_a_masked_selection_with_nans(x, t):
+    x = np.where(x > 5, np.nan, x)
+    a = lnp.asarray(x)
+    values, counts = lnp.unique(a[~(a < t)], return_counts=True)
+    ref_values, ref_counts = np.unique(x[~(x < t)], return_counts=True)
+    assert_same(values, ref_values)
+    assert_same(counts, ref_counts)
+
+
+@given(S.arrays(S.st.just(np.dtype(np.float64)), S.shapes(min_dims=1, max_dims=3, min_side=0, max_side=5),
+                small=True), st.floats(-1e3, 1e3))
+def test_nonzero_then_gather_then_reduce(x, t):
+    a = lnp.asarray(x)
+    lnp.reset_metrics()
+    picked = a[lnp.nonzero(a > t)]
+    total = picked.sum()
+    assert syncs() == 0
+    assert_same(picked, x[np.nonzero(x > t)])
+    assert_same(total, x[np.nonzero(x > t)].sum(), rtol=1e-9, atol=1e-9)
+
+
+@given(vectors, st.integers(-15, 15), st.integers(-15, 15))
+def test_slices_with_lazy_bounds(x, start, stop):
+    a = lnp.asarray(x)
+    lazy_start, lazy_stop = lnp.asarray(np.int64(start)), lnp.asarray(np.int64(stop))
+    lnp.reset_metrics()
+    got = (a[:lazy_stop], a[lazy_start:lazy_stop], a[lazy_start:])
+    assert syncs() == 0 and all(isinstance(g, lnp.BoundedArray) for g in got)
+    for g, e in zip(got, (x[:stop], x[start:stop], x[start:])):
+        assert_same(g, e)
+
+
+@given(vectors, vectors, st.floats(-1e3, 1e3))
+def test_concatenate_and_stack(x, w, t):
+    a, b = lnp.asarray(x), lnp.asarray(w)
+    y, ref = a[a > t], x[x > t]
+    assert_same(lnp.concatenate([y, b, y * 2]), np.concatenate([ref, w, ref * 2]))
+    assert_same(lnp.stack([y, y + 1], axis=1), np.stack([ref, ref + 1], axis=1))
+
+
+@given(S.arrays(S.st.just(np.dtype(np.float64)), S.shapes(min_dims=2, max_dims=2, min_side=1, max_side=5),
+                small=True), st.floats(-1e3, 1e3))
+def test_matmul_with_a_bounded_contraction_dim(x, t):
+    a = lnp.asarray(x)
+    keep = x[:, 0] > t
+    rows = a[lnp.asarray(keep)]                 # (<=n, m)
+    ref = x[keep]
+    assert_same(rows @ a.T, ref @ x.T, rtol=1e-9, atol=1e-9)      # bounded rows stay bounded
+    assert_same(rows.T @ rows if False else lnp.matmul(ref.T, ref), ref.T @ ref, rtol=1e-9, atol=1e-9)
+    first = rows[:, 0]
+    assert_same(first @ first, ref[:, 0] @ ref[:, 0], rtol=1e-9, atol=1e-9)
+
+
+def test_factories_sized_by_a_bounded_dim_stay_lazy():
+    x = lnp.asarray(np.arange(10.0))
+    y = x[x > 6.5]
+    lnp.reset_metrics()
+    zeros, index = lnp.zeros(y.shape), lnp.arange(y.shape[0])
+    full = lnp.full(y.shape[0] + 1, 2.0)
+    assert syncs() == 0
+    assert_same(zeros, np.zeros(3))
+    assert_same(index, np.arange(3))
+    assert_same(full, np.full(4, 2.0))
+    assert_same(y + index, np.array([7.0, 9.0, 11.0]))
+
+
+def test_explicit_padding_keywords_give_static_shapes():
+    x = lnp.asarray(np.array([0, 3, 0, 1, 3]))
+    (idx,) = lnp.nonzero(x, size=5, fill_value=-1)
+    assert isinstance(idx, lnp.ndarray) and idx.shape == (5,)
+    assert_same(idx, np.array([1, 3, 4, -1, -1]))
+    assert_same(lnp.unique(x, size=4, fill_value=9), np.array([0, 1, 3, 9]))
+
+
+def test_size_mismatches_raise_at_the_sync_and_leave_inputs_intact():
+    data = np.arange(8.0)
+    x = lnp.asarray(data)
+    bad = x[x > 2] + x[x > 4]
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        bad.sum().item()
+    assert_same(x, data)
+    y = x[x > 2]
+    with pytest.raises(ValueError, match="cannot assign"):
+        x[x > 5] = y
+        np.asarray(x)
+    assert_same(y, data[data > 2])
+
+
+def test_twenty_thresholds_compile_once_with_one_sync_each():
+    compile_cache.clear_memory()
+    rng = np.random.default_rng(1)
+    data = rng.standard_normal(1000)
+    x = lnp.asarray(data)
+    lnp.reset_metrics()
+    for t in np.linspace(-2, 2, 20):
+        y = x[x > t]
+        assert y.mean().item() == pytest.approx(data[data > t].mean())
+    assert lnp.metrics()["syncs"] == 20 and lnp.metrics()["compiles"] == 1
+
+
+def test_writes_into_a_bounded_array():
+    x = lnp.asarray(np.arange(-4.0, 5.0))
+    y = x[x > -2]
+    y[y > 1.5] = 0.0
+    ref = np.arange(-4.0, 5.0)
+    ref = ref[ref > -2]
+    ref[ref > 1.5] = 0.0
+    assert_same(y, ref)
+    y[0] = 7.0                                    # other keys: y becomes true-size first
+    ref[0] = 7.0
+    assert_same(y, ref)
