@@ -244,6 +244,7 @@ def stencil(peers, quick=False):
 
 
 from .cache_cases import dynamic, replay  # noqa: E402  (after the helpers they share)
+from .bounded_cases import kmeans, masked  # noqa: E402
 
 ALL = {
     "tracing": tracing,
@@ -253,4 +254,6 @@ ALL = {
     "stencil": stencil,
     "dynamic": dynamic,
     "replay": replay,
+    "masked": masked,
+    "kmeans": kmeans,
 }

@@ -56,8 +56,8 @@ def main(argv=None) -> int:
         print(f"  warning: the machine is busy (load average {load} on {env['cpu_count']} cores): "
               "timings will be noisy")
     if env["lazynum_backend"] == "numpy":
-        print("  note: lazynum runs on its NumPy reference backend (op by op, no fusion); "
-              "the compile cache and the fused llvm backend are the next milestones.")
+        print("  note: lazynum runs on its NumPy reference backend (a program of NumPy calls, no "
+              "fusion): the fused llvm backend (LAZYNUM_BACKEND=llvm) is the next milestone.")
     print()
 
     selected = args.only or list(case_module.ALL)
