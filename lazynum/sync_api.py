@@ -26,8 +26,19 @@ def sync(*arrays):
 
 
 def graph_text(*arrays) -> str:
-    """The pending graph behind ``arrays`` as readable text (nothing is computed)."""
-    return graph.format_graph(_nodes(arrays))
+    """The pending graph behind ``arrays`` as readable text (nothing is computed).
+
+    A bounded array is listed first as ``bounded: float64[<=N] = data %a, sizes %b``.
+    """
+    from .bounded.array import BoundedArray
+    lines = []
+    for a in arrays:
+        if isinstance(a, BoundedArray):
+            dims = ", ".join(repr(d) if not isinstance(d, int) else str(d) for d in a.shape)
+            sizes = ", ".join(f"%{s._n().id}" for s in a._sizes if s is not None)
+            lines.append(f"  bounded: {a.dtype}[{dims}] = data %{a._data._n().id}, sizes {sizes}")
+    return "\n".join(lines + [graph.format_graph(_nodes(arrays))]) if lines else \
+        graph.format_graph(_nodes(arrays))
 
 
 def graph_dot(*arrays) -> str:

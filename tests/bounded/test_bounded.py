@@ -183,3 +183,9 @@ def test_unsupported_operations_run_on_the_true_size_array():
     assert_same(lnp.diff(y), np.diff(np.arange(5.0, 10.0)))
     assert ("bounded" in {r for r, _ in lnp.telemetry.sync_sites}
             or "__array__" in {r for r, _ in lnp.telemetry.sync_sites})
+
+
+def test_graph_text_shows_bounded_dims_as_at_most_the_bound():
+    x = lnp.asarray(np.arange(6.0))
+    text = lnp.graph_text(x[x > 2])
+    assert "bounded: float64[<=6]" in text and "compact(" in text
