@@ -107,7 +107,46 @@ def _sorter(name):
     return method
 
 
+def _shape_preserving(fn_name):
+    """A function that maps the padded data elementwise (scalar extra arguments only)."""
+    def method(self, *args, **kwargs):
+        import lazynum
+        fn = getattr(lazynum, fn_name)
+        fn = getattr(fn, "__wrapped__", fn)
+        if any(isinstance(a, (BoundedArray, ndarray, np.ndarray, list, tuple)) for a in
+               list(args) + list(kwargs.values())):
+            return fn(self.materialize(), *materialized(args), **kwargs)
+        result = fn(self._data, *args, **kwargs)
+        if not isinstance(result, ndarray) or tuple(result.shape) != tuple(self._data.shape):
+            return fn(self.materialize(), *args, **kwargs)
+        return BoundedArray(result, self._sizes)
+    method.__name__ = fn_name
+    return method
+
+
+def _transpose(self, *axes):
+    axes = axes[0] if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else axes
+    order = tuple(range(self.ndim))[::-1] if not axes or axes == (None,) else tuple(axes)
+    order = tuple(a % self.ndim for a in order)
+    return BoundedArray(self._data.transpose(order), tuple(self._sizes[a] for a in order))
+
+
+def _ravel(self, order="C"):
+    if self.ndim == 1:
+        return BoundedArray(self._data.copy() if order == "copy" else self._data, self._sizes)
+    return self.materialize().ravel(order)
+
+
+ELEMENTWISE_FUNCTIONS = ("clip", "round", "around", "nan_to_num", "fix", "real", "imag",
+                         "conj", "conjugate")
+
 METHODS = {
+    **{name: _shape_preserving(name) for name in ("clip", "round", "conj", "conjugate")},
+    "transpose": _transpose,
+    "T": property(lambda self: _transpose(self)),
+    "copy": lambda self, order="C": BoundedArray(self._data.copy(), self._sizes),
+    "ravel": _ravel,
+    "flatten": lambda self, order="C": _ravel(self, "copy"),
     **{name: _reduction(name) for name in compute.REDUCTIONS},
     "argmax": _arg("argmax"), "argmin": _arg("argmin"),
     "cumsum": _scan("cumsum"), "cumprod": _scan("cumprod"),
@@ -191,6 +230,11 @@ def install(namespace) -> None:
     for name in compute.REDUCTIONS + ("cumsum", "cumprod", "argmax", "argmin", "sort", "argsort"):
         original = getattr(namespace, name)
         setattr(namespace, name, _first_is_bounded(original, _namespace_form(name)))
+    for name in ELEMENTWISE_FUNCTIONS:
+        if hasattr(namespace, name):
+            original = getattr(namespace, name)
+            bounded = _shape_preserving(name)
+            setattr(namespace, name, _first_is_bounded(original, bounded))
     for name in ("nonzero", "flatnonzero", "argwhere", "extract"):
         setattr(namespace, name, _producer(getattr(namespace, name), getattr(producers, name)))
     namespace.compress = _compress(namespace.compress)

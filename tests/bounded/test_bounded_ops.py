@@ -155,3 +155,17 @@ def test_writes_into_a_bounded_array():
     y[0] = 7.0                                    # other keys: y becomes true-size first
     ref[0] = 7.0
     assert_same(y, ref)
+
+
+@given(vectors, st.floats(-1e3, 1e3), st.floats(-5, 5))
+def test_elementwise_functions_transpose_and_copies_stay_bounded(x, t, k):
+    a = lnp.asarray(x)
+    y, ref = a[a > t], x[x > t]
+    lnp.reset_metrics()
+    got = (lnp.clip(y, -k, k), y.clip(0, 1), lnp.round(y / 7, 2), y.T, y.copy(), y.ravel())
+    assert syncs() == 0 and all(isinstance(g, lnp.BoundedArray) for g in got)
+    for g, e in zip(got, (np.clip(ref, -k, k), ref.clip(0, 1), np.round(ref / 7, 2), ref.T,
+                          ref.copy(), ref.ravel())):
+        assert_same(g, e)
+    rows = lnp.asarray(np.outer(x, [1.0, 2.0]))[a > t]
+    assert_same(rows.T, np.outer(ref, [1.0, 2.0]).T)
