@@ -26,9 +26,10 @@ def getitem(y: BoundedArray, key):
         return _element(y, key)
     if isinstance(key, slice) and y._sizes[0] is not None and _plain_slice(key):
         return _prefix_slice(y, key)
-    if type(key) is tuple and key and key[0] == slice(None) and all(
-            isinstance(k, (int, slice)) and not isinstance(k, bool) for k in key[1:]):
-        return _regular_dims(y, key)
+    if type(key) is tuple and all(k is None or type(k) in (int, slice) for k in key):
+        result = _basic_key(y, key)
+        if result is not None:
+            return result
     return y.materialize()[materialized(key)]
 
 
@@ -67,11 +68,23 @@ def _prefix_slice(y, key):
     return BoundedArray(y._data[start:stop], (size,) + y._sizes[1:])
 
 
-def _regular_dims(y, key):
-    if any(s is not None for s in y._sizes[1:]):
-        return y.materialize()[key]
-    data = y._data[key]
-    return BoundedArray(data, (y._sizes[0],) + (None,) * (data.ndim - 1))
+def _basic_key(y, key):
+    """``y[key]`` for ints, slices and None where every bounded dim gets a full slice:
+    plain indexing of the padded data, each kept dim keeping its size.  None otherwise."""
+    if len([k for k in key if k is not None]) > y.ndim:
+        return None
+    sizes, dim = [], 0
+    for item in key:
+        if item is None:
+            sizes.append(None)
+            continue
+        if y._sizes[dim] is not None and item != slice(None):
+            return None
+        if type(item) is slice:
+            sizes.append(y._sizes[dim])
+        dim += 1
+    sizes.extend(y._sizes[dim:])
+    return BoundedArray(y._data[key], tuple(sizes))
 
 
 # --- gathers with bounded index arrays --------------------------------------------------------

@@ -169,3 +169,16 @@ def test_elementwise_functions_transpose_and_copies_stay_bounded(x, t, k):
         assert_same(g, e)
     rows = lnp.asarray(np.outer(x, [1.0, 2.0]))[a > t]
     assert_same(rows.T, np.outer(ref, [1.0, 2.0]).T)
+
+
+@given(S.arrays(S.st.just(np.dtype(np.float64)), S.shapes(min_dims=2, max_dims=2, min_side=1, max_side=5),
+                small=True), st.floats(-1e3, 1e3), st.sampled_from([
+                    (slice(None), None), (None, slice(None)), (slice(None), 0), (slice(None), slice(1, None)),
+                    (slice(None), None, -1), (slice(None), slice(None, None, -1))]))
+def test_basic_keys_on_the_regular_dims_of_a_bounded_array(x, t, key):
+    keep = x[:, 0] > t
+    y = lnp.asarray(x)[lnp.asarray(keep)]
+    lnp.reset_metrics()
+    got = y[key]
+    assert syncs() == 0 and isinstance(got, lnp.BoundedArray)
+    assert_same(got, x[keep][key])
