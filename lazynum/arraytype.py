@@ -51,7 +51,9 @@ def view_node(base, layout):
         return base
     if base.buffer is not None:
         VIEW.shape_rule((base,), layout)
-        return nodes.constant(VIEW.reference((base.buffer,), layout))
+        # The window keeps its sizes' expressions (x[1:-1] of a computed x is n - 2, not a
+        # new input size), so duck sizing cannot merge it with an unrelated dim.
+        return nodes.constant(VIEW.reference((base.buffer,), layout), tuple(layout[0]))
     return nodes.apply(VIEW, (base,), layout)
 
 

@@ -346,6 +346,12 @@ class ufunc:
                       _fastpath.binary(self._op, self._no_cast, args[0], args[1]))
             if result is not None:
                 return result
+        if any(type(a) is _bounded_type() for a in args):     # bounded dims: lazy, checked
+            from .bounded import compute
+            return compute.ufunc(self._np, args, dict(out=out, where=where, dtype=dtype,
+                                                      casting=casting, **kwargs)
+                                 if out is not None or where is not True else
+                                 ({"dtype": dtype} if dtype is not None else {}))
         if kwargs:
             if "signature" in kwargs or "sig" in kwargs:
                 raise NotImplementedError(f"{self.__name__}(signature=...) is not supported; "
@@ -410,6 +416,11 @@ class ufunc:
             except NotImplementedError:
                 pass
         return self._fallback("at", (a, indices) if b is None else (a, indices, b), {})
+
+
+def _bounded_type():
+    from .bounded.array import BoundedArray
+    return BoundedArray
 
 
 def _given(**pairs):

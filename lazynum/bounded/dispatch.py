@@ -137,8 +137,8 @@ def _ravel(self, order="C"):
     return self.materialize().ravel(order)
 
 
-ELEMENTWISE_FUNCTIONS = ("clip", "round", "around", "nan_to_num", "fix", "real", "imag",
-                         "conj", "conjugate")
+# Namespace functions (not ufuncs: those dispatch in lazynum.ufuncs) that map elementwise.
+ELEMENTWISE_FUNCTIONS = ("clip", "round", "around", "nan_to_num", "fix", "real", "imag")
 
 METHODS = {
     **{name: _shape_preserving(name) for name in ("clip", "round", "conj", "conjugate")},
@@ -231,7 +231,8 @@ def install(namespace) -> None:
         original = getattr(namespace, name)
         setattr(namespace, name, _first_is_bounded(original, _namespace_form(name)))
     for name in ELEMENTWISE_FUNCTIONS:
-        if hasattr(namespace, name):
+        if hasattr(namespace, name) and not isinstance(getattr(namespace, name), np.ufunc) \
+                and not hasattr(getattr(namespace, name), "nin"):
             original = getattr(namespace, name)
             bounded = _shape_preserving(name)
             setattr(namespace, name, _first_is_bounded(original, bounded))

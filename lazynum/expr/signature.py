@@ -79,14 +79,16 @@ class Signature:
         # Duck sizing happens here, per cut: an atom equal in value to an earlier one is
         # the same canonical symbol.  (Per cut, not per creation: weights made before a
         # loop and the batches made inside it must key alike in every iteration.)
+        # Only input symbols are duck-sized: a size computed by an earlier trace (n - 2)
+        # is equal to another only by coincidence of this trace's values.
         expr = d.expr
-        ranged = type(expr) is Symbol and expr.ranged
-        number = None if ranged else self._by_value.get(int(d))
+        duck = type(expr) is Symbol and not expr.ranged
+        number = self._by_value.get(int(d)) if duck else None
         if number is None:
             number = len(self.symbols)
             self.symbols.append(expr)
             self.binders.append(where)
-            if not ranged:
+            if duck:
                 self._by_value[int(d)] = number
         self._index[expr] = number
         return self._resolve(expr)
