@@ -245,6 +245,7 @@ def stencil(peers, quick=False):
 
 from .cache_cases import dynamic, replay  # noqa: E402  (after the helpers they share)
 from .bounded_cases import kmeans, masked  # noqa: E402
+from .autograd_cases import logistic_gradient, mlp_step  # noqa: E402
 
 ALL = {
     "tracing": tracing,
@@ -256,4 +257,6 @@ ALL = {
     "replay": replay,
     "masked": masked,
     "kmeans": kmeans,
+    "logistic_gradient": logistic_gradient,
+    "mlp_step": mlp_step,
 }

@@ -35,6 +35,7 @@ from .ufuncs import UFUNCS as _UFUNCS, ufunc
 from . import methods as _methods, protocols as _protocols  # noqa: F401  (install methods)
 from .sync_api import sync, graph_text, graph_dot, graph_hash
 from .shape_marks import mark_static, mark_dynamic
+from .autograd import grad, value_and_grad, vjp, jvp  # noqa: F401
 
 bool = _np.bool_  # noqa: A001  (NumPy 2 exports np.bool)
 result_type = _dtypes.result_type

@@ -11,8 +11,8 @@ import os
 import threading
 from dataclasses import dataclass, fields, replace
 
-VALID_BACKENDS = ("numpy",)          # backends that exist in this build
-PLANNED_BACKENDS = ("llvm", "cuda")  # named in the design, not built yet
+VALID_BACKENDS = ("llvm", "numpy")   # backends that exist in this build
+PLANNED_BACKENDS = ("cuda",)         # named in the design, not built yet
 VALID_SYNC_MODES = ("allow", "warn", "raise")
 VALID_LOGS = ("graph", "sync", "fallback", "flush", "kernels", "cache", "recompiles", "fusion")
 
@@ -81,7 +81,7 @@ def _parse_threads(text) -> int:
 @dataclass(frozen=True)
 class Settings:
     """The current settings; see ``SETTINGS_TABLE`` for their meaning."""
-    backend: str = "numpy"
+    backend: str = "llvm"
     sync: str = "allow"
     logs: frozenset = frozenset()
     threads: int = 0                  # 0 = all cores (see effective_threads)

@@ -141,3 +141,81 @@ def size_exprs(draw, n_symbols=3, depth=3):
 def distinct_sizes(count, lo=12, hi=24):
     """``count`` sizes, pairwise different (duck sizing must not merge them)."""
     return st.lists(st.integers(lo, hi), min_size=count, max_size=count, unique=True)
+
+
+# --- gradients (issue 6) ---------------------------------------------------------------------
+
+def rngs():
+    """NumPy generators from a drawn seed: smooth random values that stay off kinks and
+    ties (hypothesis shrinks the seed, and the ci profile keeps the draws deterministic)."""
+    return st.integers(0, 2**32 - 1).map(np.random.default_rng)
+
+
+def uniform(rng, shape, low=-2.0, high=2.0):
+    """float64 values in ``[low, high)`` of ``shape`` (0-d included)."""
+    return np.asarray(rng.uniform(low, high, size=shape), dtype=np.float64)
+
+
+def grad_shapes(max_dims=3, max_side=4):
+    """Shapes for gradient checks: 0-d, size-1 dims, no size-0 (finite differences of an
+    empty array say nothing)."""
+    return shapes(min_dims=0, max_dims=max_dims, min_side=1, max_side=max_side)
+
+
+def grad_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=4):
+    """Broadcastable shape tuples for gradient checks (size-1 dims, no size 0)."""
+    return hnp.mutually_broadcastable_shapes(num_shapes=num_shapes, min_dims=0, max_dims=max_dims,
+                                             min_side=1, max_side=max_side).map(
+                                                 lambda bs: bs.input_shapes)
+
+
+# --- random fused graphs (issue 4: compiled backends) ----------------------------------------
+
+FUSED_UNARY = ("negative", "absolute", "exp", "tanh", "sin", "sqrt_abs", "square", "floor")
+FUSED_BINARY = ("add", "subtract", "multiply", "maximum", "minimum", "where_gt")
+FUSED_VIEWS = ("transpose", "reverse", "slice_step", "broadcast_row")
+FUSED_REDUCTIONS = ("sum", "max", "mean", "center")
+
+
+@st.composite
+def fused_programs(draw, max_steps=6):
+    """(float array, list of steps) for ``apply_fused_program``: random chains of pointwise
+    ops, broadcasts, views and reductions that a compiled backend fuses."""
+    shape = draw(hnp.array_shapes(min_dims=2, max_dims=2, min_side=1, max_side=6))
+    dtype = draw(float_dtypes)
+    data = draw(hnp.arrays(dtype, shape, elements=st.floats(-3, 3, width=dtype.itemsize * 8)))
+    kinds = st.sampled_from(["unary", "binary", "view", "reduce"])
+    steps = []
+    for _ in range(draw(st.integers(1, max_steps))):
+        kind = draw(kinds)
+        pool = {"unary": FUSED_UNARY, "binary": FUSED_BINARY, "view": FUSED_VIEWS,
+                "reduce": FUSED_REDUCTIONS}[kind]
+        steps.append((draw(st.sampled_from(pool)), draw(st.floats(-2, 2, width=32))))
+    return data, steps
+
+
+def apply_fused_program(m, x, steps):
+    """Run ``steps`` (from ``fused_programs``) with module ``m`` (numpy or lazynum)."""
+    for name, k in steps:
+        if x.ndim < 2:
+            x = x.reshape(1, -1) if x.ndim == 1 else x.reshape(1, 1)
+        x = _FUSED_STEPS[name](m, x, k)
+    return x * 1.0
+
+
+_FUSED_STEPS = {
+    "negative": lambda m, x, k: -x, "absolute": lambda m, x, k: m.abs(x),
+    "exp": lambda m, x, k: m.exp(m.minimum(x, 5.0)), "tanh": lambda m, x, k: m.tanh(x),
+    "sin": lambda m, x, k: m.sin(x), "sqrt_abs": lambda m, x, k: m.sqrt(m.abs(x)),
+    "square": lambda m, x, k: x * x, "floor": lambda m, x, k: m.floor(x * 3),
+    "add": lambda m, x, k: x + k, "subtract": lambda m, x, k: k - x,
+    "multiply": lambda m, x, k: x * k, "maximum": lambda m, x, k: m.maximum(x, k),
+    "minimum": lambda m, x, k: m.minimum(x, x.T.T * k),
+    "where_gt": lambda m, x, k: m.where(x > k, x, -x),
+    "transpose": lambda m, x, k: x.T, "reverse": lambda m, x, k: x[::-1],
+    "slice_step": lambda m, x, k: x[:, ::2], "broadcast_row": lambda m, x, k: x + x[:1],
+    "sum": lambda m, x, k: x.sum(axis=-1, keepdims=True) + x,
+    "max": lambda m, x, k: x.max(axis=0),
+    "mean": lambda m, x, k: x.mean(axis=1, keepdims=True) * x,
+    "center": lambda m, x, k: x - x.mean(axis=-1, keepdims=True),
+}

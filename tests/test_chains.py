@@ -66,3 +66,15 @@ def test_random_chains_match_numpy_with_one_sync(data, names):
     got = np.asarray(result)
     assert lnp.metrics()["syncs"] == int(pending), "the whole chain runs in one sync"
     S.assert_same(got, run(np, data, names), rtol=1e-9, atol=1e-9)
+
+
+@settings(max_examples=30)
+@given(S.arrays(S.st.just(np.dtype(np.float64)), S.shapes(min_dims=2, max_dims=2, min_side=1, max_side=6),
+                small=True),
+       st.lists(st.sampled_from(sorted(STEPS)), min_size=1, max_size=12))
+def test_random_chains_agree_on_both_backends(data, names):
+    """The compiled backend (the default) and the reference backend, its oracle, agree."""
+    compiled = np.asarray(run(lnp, data, names))
+    with lnp.config(backend="numpy"):
+        reference = np.asarray(run(lnp, data, names))
+    S.assert_same(compiled, reference, rtol=1e-9, atol=1e-9)

@@ -7,7 +7,7 @@ from lazynum import settings as cfg
 
 def test_unknown_backend_is_a_clear_error_naming_valid_ones(monkeypatch):
     monkeypatch.setenv("LAZYNUM_BACKEND", "tpu")
-    with pytest.raises(ValueError, match="valid backends: numpy"):
+    with pytest.raises(ValueError, match="valid backends: llvm, numpy"):
         cfg.reload_from_environment()
     monkeypatch.setenv("LAZYNUM_BACKEND", "numpy")
     assert cfg.reload_from_environment().backend == "numpy"

@@ -1,8 +1,11 @@
-"""Backends run a cut of the pending graph and return the values of its outputs.
+"""Backends compile a cut of the pending graph into a program and replay it.
 
-Interface: a backend module exposes ``run(order, outputs) -> list[numpy.ndarray]`` where
-``order`` is the pending nodes in dependency order and ``outputs`` the nodes whose values
-the caller needs.  Backends import ``lazynum.expr`` (below them), never the front end.
+Interface (``lazynum.runtime.compile_cache`` calls it): a backend module exposes ``NAME``,
+``ARTIFACT_VERSION`` (or ``artifact_tag()``), ``compile(cut) -> Program`` (once per cache
+miss; ``cut`` is a ``lazynum.compile.cut.Cut``) and ``load(data) -> Program`` (the disk
+cache); a ``Program`` has ``run(inputs, sizes, sites) -> list[numpy.ndarray]`` and
+``to_bytes()``.  Backends import ``lazynum.expr`` and ``lazynum.compile`` (below them),
+never the front end.
 """
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ import importlib
 
 from .. import settings as config
 
-_MODULES = {"numpy": "lazynum.backends.reference"}
+_MODULES = {"llvm": "lazynum.backends.llvm", "numpy": "lazynum.backends.reference"}
 
 
 def get(name: str | None = None):

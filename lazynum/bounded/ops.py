@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..expr.registry import register
+from ..expr.registry import EXTERN, declare_lowering, register
 
 
 def _compact_shape(args, attrs):
@@ -36,3 +36,23 @@ COMPACT = register(
     reference=_compact_reference,
     doc="Rows of values (arg 0) where keep (arg 1) is true, moved to the front in order; "
         "the rest zero (the padded storage of a bounded dim).")
+declare_lowering(COMPACT, EXTERN)      # a scan kernel is future work: NumPy inside the program
+
+
+# --- reverse mode (lazynum.autograd) -----------------------------------------------------------
+from ..expr import derivatives as _d  # noqa: E402
+
+
+def _compact_vjp(node, g):
+    """Each kept row receives the cotangent of the slot it moved to (its running count
+    minus one); dropped rows receive an exact zero.  The mask gets no gradient."""
+    values, keep = node.args
+    running = _d.apply("cumsum", (_d.cast(keep, _d.INT64),), (0,))
+    slot = _d.call("maximum", _d.sub(running, _d.const(1, running)), _d.const(0, running))
+    rows = _d.apply("take", (g, slot), (0,))
+    kept = _d.broadcast_to(_d.reshape(keep, keep.shape + (1,) * (len(values.shape) - 1)),
+                           values.shape)
+    return (_d.masked(kept, rows), None)
+
+
+COMPACT.vjp = _compact_vjp

@@ -36,3 +36,10 @@ ASSERT_ALL = register(
     "assert_all", "index", shape=_assert_shape, dtype=lambda args, attrs: args[0].dtype,
     reference=_assert_reference, may_fail=True,
     doc="Pass value (arg 0) through if all of ok (arg 1) are true, else raise attrs[0](attrs[1]).")
+ASSERT_ALL.vjp = lambda node, g: (g, None)     # VJP: the value passes through unchanged
+
+
+# --- kernel lowerings (lazynum.compile): run-time checks stay extern calls ------------------
+from .registry import EXTERN, declare_lowering  # noqa: E402
+
+declare_lowering(ASSERT_ALL, EXTERN)

@@ -47,6 +47,32 @@ MATMUL = register("matmul", "extern", shape=_matmul_shape, dtype=_same_dtypes("m
                   doc="numpy.matmul (batched, 1-d promotion rules).")
 
 
+
+# VJP (lazynum.autograd): 1-d operands are promoted to matrices as matmul does, the
+# products are taken with the other operand transposed, then summed over broadcast batches.
+from . import derivatives as _d  # noqa: E402
+
+
+@_d.uses_needs
+def _matmul_vjp(node, g, needs=None):
+    a, b = node.args
+    a_shape = (1,) + tuple(a.shape) if len(a.shape) == 1 else tuple(a.shape)
+    b_shape = tuple(b.shape) + (1,) if len(b.shape) == 1 else tuple(b.shape)
+    batch = broadcast_shapes(a_shape[:-2], b_shape[:-2])
+    g2 = _d.reshape(g, batch + (a_shape[-2], b_shape[-1]))
+    da = db = None
+    if _d.wanted(needs, 0):
+        da = _d.apply("matmul", (g2, _d.swap_last(_d.reshape(b, b_shape))))
+        da = _d.reshape(_d.sum_to_shape(da, a_shape), a.shape)
+    if _d.wanted(needs, 1):
+        db = _d.apply("matmul", (_d.swap_last(_d.reshape(a, a_shape)), g2))
+        db = _d.reshape(_d.sum_to_shape(db, b_shape), b.shape)
+    return (da, db)
+
+
+MATMUL.vjp = _matmul_vjp
+
+
 def _axis_shape(args, attrs):
     if not 0 <= attrs[0] < len(args[0].shape):
         raise ValueError(f"axis {attrs[0]} invalid for shape {args[0].shape}")
@@ -61,6 +87,19 @@ ARGSORT = register("argsort", "extern", shape=_axis_shape, dtype=lambda args, at
                    doc="Indices that sort along attrs[0] with algorithm attrs[1].")
 
 
+
+def _sort_vjp(node, g):
+    # through the permutation: g goes back to where each sorted element came from (ties
+    # hold equal values, so any order among them is a valid choice)
+    x = node.args[0]
+    perm = _d.apply("argsort", (x,), node.attrs)
+    return (_d.apply("put_along_axis", (_d.zeros(x.shape, g.dtype), perm, g), (node.attrs[0],)),)
+
+
+SORT.vjp = _sort_vjp
+ARGSORT.vjp = _d.NOT_FLOAT
+
+
 def _searchsorted_shape(args, attrs):
     if len(args[0].shape) != 1:
         raise ValueError("object too deep for desired array")
@@ -72,6 +111,7 @@ SEARCHSORTED = register(
     reference=lambda arrays, attrs: np.asarray(np.searchsorted(arrays[0], arrays[1], side=attrs[0]),
                                                dtype=np.int64),
     doc="Insertion points of v (arg 1) into sorted 1-d a (arg 0), side attrs[0].")
+SEARCHSORTED.vjp = _d.NOT_FLOAT
 
 
 def _check_einsum_labels(subscripts, shapes):
@@ -151,3 +191,13 @@ def _einsum_shape(args, attrs):
 EINSUM = register("einsum", "extern", shape=_einsum_shape, dtype=_same_dtypes("einsum"),
                   reference=lambda arrays, attrs: np.asarray(np.einsum(attrs[0], *arrays)),
                   doc="numpy.einsum with explicit output subscripts attrs[0].")
+EINSUM.vjp = _d.uses_needs(lambda node, g, needs=None: tuple(
+    _d.einsum_cotangent(node.attrs[0], node.args, g, i) if _d.wanted(needs, i) else None
+    for i in range(len(node.args))))
+
+
+# --- kernel lowerings (lazynum.compile): library calls inside compiled programs ------------
+from .registry import EXTERN, declare_lowering  # noqa: E402
+
+for _op in (MATMUL, SORT, ARGSORT, SEARCHSORTED, EINSUM):
+    declare_lowering(_op, EXTERN)

@@ -9,8 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from . import derivatives as _d
 from .registry import register
-from .shapes import broadcast_shapes
+from .shapes import broadcast_shapes, c_strides
 
 
 def _int_dtype(node, what):
@@ -44,6 +45,7 @@ CHECK_INDEX = register(
     "check_index", "index", shape=_check_index_shape, dtype=lambda args, attrs: dtypes.INT64,
     reference=_check_index_reference, may_fail=True,
     doc="Normalize integer indices into [0, size) for axis; IndexError at run time if out of bounds.")
+CHECK_INDEX.vjp = _d.NOT_FLOAT
 
 
 def _take_shape(args, attrs):
@@ -57,6 +59,23 @@ def _take_shape(args, attrs):
 TAKE = register("take", "index", shape=_take_shape, dtype=lambda args, attrs: args[0].dtype,
                 reference=lambda arrays, attrs: np.take(arrays[0], arrays[1], axis=attrs[0]),
                 doc="Gather along attrs[0] with normalized int64 indices.")
+
+
+
+def _take_vjp(node, g):
+    # scatter-add g back to the flat positions each output element was read from
+    x, idx = node.args
+    (axis,) = node.attrs
+    x_strides, shape, k = c_strides(x.shape), tuple(g.shape), len(idx.shape)
+    spread = (0,) * axis + c_strides(idx.shape) + (0,) * (len(shape) - axis - k)
+    terms = [(i, x_strides[i]) for i in range(axis)]
+    terms.append((_d.apply("view", (idx,), (shape, spread, 0)), x_strides[axis]))
+    terms += [(axis + k + j, x_strides[axis + 1 + j]) for j in range(len(x.shape) - axis - 1)]
+    flat = _d.flat_index(shape, terms)
+    return (_d.apply("scatter_add", (_d.zeros(x.shape, g.dtype), flat, g)), None)
+
+
+TAKE.vjp = _take_vjp
 
 
 def _along_shape(args, attrs):
@@ -74,6 +93,20 @@ TAKE_ALONG_AXIS = register(
     "take_along_axis", "index", shape=_along_shape, dtype=lambda args, attrs: args[0].dtype,
     reference=lambda arrays, attrs: np.take_along_axis(arrays[0], arrays[1], axis=attrs[0]),
     doc="numpy.take_along_axis with normalized int64 indices.")
+
+
+
+def _take_along_vjp(node, g):
+    x, idx = node.args
+    (axis,) = node.attrs
+    x_strides, shape = c_strides(x.shape), tuple(g.shape)
+    terms = [(k, 0 if x.shape[k] == 1 else x_strides[k]) for k in range(len(shape)) if k != axis]
+    terms.append((idx, x_strides[axis]))
+    flat = _d.flat_index(shape, terms)
+    return (_d.apply("scatter_add", (_d.zeros(x.shape, g.dtype), flat, g)), None)
+
+
+TAKE_ALONG_AXIS.vjp = _take_along_vjp
 
 
 def _scatter_shape(args, attrs):
@@ -108,6 +141,26 @@ SCATTER_ADD = register("scatter_add", "index", shape=_scatter_shape,
                        doc="Copy of base with values added at flat idx (duplicates accumulate).")
 
 
+
+@_d.uses_needs
+def _scatter_vjp(node, g, needs=None):
+    # overwritten positions get no gradient in base; of repeated indices only the last
+    # write (the value that survives) gets the gradient
+    base, idx, values = node.args
+    to_base = _d.apply("scatter", (g, idx, _d.zeros(values.shape, g.dtype))) if _d.wanted(needs, 0) else None
+    if not _d.wanted(needs, 2):
+        return (to_base, None, None)
+    positions, winners = _d.written_positions(lambda b, v: _d.apply("scatter", (b, idx, v)),
+                                              base.shape, idx.shape)
+    won = _d.call("equal", _d.take_flat(winners, idx), positions)
+    return (to_base, None, _d.masked(won, _d.take_flat(g, idx)))
+
+
+SCATTER.vjp = _scatter_vjp
+SCATTER_ADD.vjp = _d.uses_needs(lambda node, g, needs=None: (
+    g, None, _d.take_flat(g, node.args[1]) if _d.wanted(needs, 2) else None))
+
+
 def _put_along_shape(args, attrs):
     base, idx, values = args
     if values.shape != idx.shape or values.dtype != base.dtype:
@@ -126,3 +179,29 @@ def _put_along_reference(arrays, attrs):
 PUT_ALONG_AXIS = register(
     "put_along_axis", "index", shape=_put_along_shape, dtype=lambda args, attrs: args[0].dtype,
     reference=_put_along_reference, doc="numpy.put_along_axis on a copy of base.")
+
+
+
+@_d.uses_needs
+def _put_along_vjp(node, g, needs=None):
+    base, idx, values = node.args
+
+    def put(target, new):
+        return _d.apply("put_along_axis", (target, idx, new), node.attrs)
+    to_base = put(g, _d.zeros(values.shape, g.dtype)) if _d.wanted(needs, 0) else None
+    if not _d.wanted(needs, 2):
+        return (to_base, None, None)
+    positions, winners = _d.written_positions(put, base.shape, idx.shape)
+    won = _d.call("equal", _d.apply("take_along_axis", (winners, idx), node.attrs), positions)
+    gathered = _d.apply("take_along_axis", (g, idx), node.attrs)
+    return (to_base, None, _d.sum_to_shape(_d.masked(won, gathered), values.shape))
+
+
+PUT_ALONG_AXIS.vjp = _put_along_vjp
+
+
+# --- kernel lowerings (lazynum.compile): extern calls for now (gathers/scatters) -----------
+from .registry import EXTERN, declare_lowering  # noqa: E402
+
+for _op in (CHECK_INDEX, TAKE, TAKE_ALONG_AXIS, SCATTER, SCATTER_ADD, PUT_ALONG_AXIS):
+    declare_lowering(_op, EXTERN)

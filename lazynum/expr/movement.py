@@ -69,6 +69,16 @@ VIEW = register("view", "view", shape=_view_shape, dtype=lambda args, attrs: arg
                 doc="Strided view (shape, strides, offset) over the flattened base; index math.")
 
 
+# VJP (lazynum.autograd): the base's cotangent is g put back where the view read it: a
+# reshape/transpose back, a view_scatter into zeros, or a scatter_add where the view reads
+# an element more than once (broadcasts are summed first).  See derivatives.view_cotangent.
+from . import derivatives as _d  # noqa: E402
+
+VIEW.vjp = lambda node, g: (_d.view_cotangent(node.args[0], g, node.attrs),)
+# where g is known zero (a where/clip upstream), the base's cotangent is too (NaN safety)
+VIEW.vjp.carry_mask = lambda node, mask, index: _d.view_mask(node.args[0], mask, node.attrs)
+
+
 def _view_scatter_shape(args, attrs):
     base, value = args
     region = _view_shape((base,), attrs)
@@ -101,6 +111,19 @@ VIEW_SCATTER = register(
     doc="A new version of base whose strided region (shape, strides, offset) holds value.")
 
 
+
+@_d.uses_needs
+def _view_scatter_vjp(node, g, needs=None):
+    # the base keeps g outside the region (the region was overwritten); value gets g's region
+    region = node.args[1]
+    return (_d.apply("view_scatter", (g, _d.zeros(region.shape, g.dtype)), node.attrs)
+            if _d.wanted(needs, 0) else None,
+            _d.apply("view", (g,), node.attrs) if _d.wanted(needs, 1) else None)
+
+
+VIEW_SCATTER.vjp = _view_scatter_vjp
+
+
 def _concat_shape(args, attrs):
     (axis,) = attrs
     first = args[0].shape
@@ -127,6 +150,22 @@ CONCATENATE = register("concatenate", "view", shape=_concat_shape, dtype=_concat
                        doc="Join equal-dtype arrays along attrs[0].")
 
 
+
+@_d.uses_needs
+def _concatenate_vjp(node, g, needs=None):
+    # each input's cotangent is its slab of g along the axis (a view)
+    (axis,) = node.attrs
+    strides, start, out = _d.c_strides(g.shape), 0, []
+    for index, arg in enumerate(node.args):
+        slab = (tuple(arg.shape), strides, start * strides[axis])
+        out.append(_d.apply("view", (g,), slab) if _d.wanted(needs, index) else None)
+        start = start + arg.shape[axis]
+    return tuple(out)
+
+
+CONCATENATE.vjp = _concatenate_vjp
+
+
 def _iota_shape(args, attrs):
     shape, axis = attrs
     normalize_axis(axis, len(shape))
@@ -143,3 +182,25 @@ def _iota_reference(arrays, attrs):
 IOTA = register("iota", "creation", shape=_iota_shape, dtype=lambda args, attrs: dtypes.INT64,
                 reference=_iota_reference,
                 doc="int64 array of `shape` whose value is the index along `axis`.")
+IOTA.vjp = _d.NOT_FLOAT
+
+
+# --- kernel lowerings (lazynum.compile) ------------------------------------------------------
+# A view is index math (the scheduler composes it into its consumers' addresses, never a
+# copy); iota is the loop index itself.  Writes into views and concatenation are extern
+# calls for now.
+from .registry import EXTERN, declare_lowering  # noqa: E402
+
+
+def _view_lowering(builder, node, args):
+    return builder.view(node)
+
+
+def _iota_lowering(builder, node, args):
+    return builder.loop_index(node.attrs[1])
+
+
+declare_lowering(VIEW, _view_lowering)
+declare_lowering(IOTA, _iota_lowering)
+declare_lowering(VIEW_SCATTER, EXTERN)
+declare_lowering(CONCATENATE, EXTERN)

@@ -142,6 +142,11 @@ SCALAR = register("scalar", "leaf", shape=_leaf_shape, dtype=_leaf_shape,
                   reference=lambda arrays, attrs: None,
                   doc="A Python scalar hoisted to a runtime parameter (not part of the key).")
 
+# VJP (lazynum.autograd): leaves hold data; a gradient stops at the inputs it differentiates.
+from .derivatives import NoGradient  # noqa: E402  (derivatives reads this module lazily)
+
+BUFFER.vjp = SCALAR.vjp = NoGradient("a leaf: data, not an operation")
+
 
 def constant(array: np.ndarray, shape: tuple | None = None) -> Node:
     """A realized leaf holding ``array`` (the caller guarantees nobody mutates it).

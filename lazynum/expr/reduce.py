@@ -71,6 +71,50 @@ REDUCE_ALL = register("reduce_all", "reduce", shape=_reduced_shape, dtype=_bool_
                       reference=_reference(np.all), doc="Logical and over attrs[0].")
 
 
+# --- VJP rules (lazynum.autograd) of the reductions ---------------------------------------
+# max/min: the cotangent is shared equally by the elements equal to the result (ties split
+# evenly, as JAX and PyTorch's amax do); where NaN propagates, the NaN elements are the
+# result.  prod: exact where the slice holds zeros (no division by zero).
+from . import derivatives as _d  # noqa: E402
+
+
+def _sum_vjp(node, g):
+    return (_d.expand_reduced(g, node.attrs[0], node.args[0].shape),)
+
+
+def _prod_vjp(node, g):
+    x, axes = node.args[0], node.attrs[0]
+    zero, one = _d.const(0, x), _d.const(1, x)
+    is_zero = _d.call("equal", x, zero)
+    nonzero = _d.select(is_zero, one, x)
+    others = _d.expand_reduced(_d.apply("reduce_prod", (nonzero,), (axes,)), axes, x.shape)
+    zeros = _d.expand_reduced(_d.reduce_sum(_d.cast(is_zero, x.dtype), axes), axes, x.shape)
+    # product of the other elements: others / x without zeros, others at the only zero,
+    # an exact zero when another element is zero
+    at_nonzero = _d.select(_d.call("equal", zeros, zero), _d.div(others, nonzero), zero)
+    at_zero = _d.select(_d.call("equal", zeros, one), others, zero)
+    return (_d.mul(_d.expand_reduced(g, axes, x.shape), _d.select(is_zero, at_zero, at_nonzero)),)
+
+
+def _extremum_vjp(nan_propagates):
+    def rule(node, g):
+        x, axes = node.args[0], node.attrs[0]
+        hit = _d.call("equal", x, _d.expand_reduced(node, axes, x.shape))
+        if nan_propagates:
+            hit = _d.call("logical_or", hit, _d.call("isnan", x))
+        count = _d.reduce_sum(_d.cast(hit, x.dtype), axes)
+        share = _d.expand_reduced(_d.div(g, count), axes, x.shape)
+        return (_d.Masked(_d.masked(hit, share), hit),)
+    return rule
+
+
+REDUCE_SUM.vjp = _sum_vjp
+REDUCE_PROD.vjp = _prod_vjp
+REDUCE_MAX.vjp = REDUCE_MIN.vjp = _extremum_vjp(True)
+REDUCE_FMAX.vjp = REDUCE_FMIN.vjp = _extremum_vjp(False)
+REDUCE_ANY.vjp = REDUCE_ALL.vjp = _d.NOT_FLOAT
+
+
 def _arg_shape(name):
     def rule(args, attrs):
         (axis,) = attrs
@@ -89,6 +133,7 @@ ARGMAX = register("argmax", "reduce", shape=_arg_shape("argmax"), dtype=lambda a
 ARGMIN = register("argmin", "reduce", shape=_arg_shape("argmin"), dtype=lambda a, t: dtypes.INT64,
                   reference=lambda arrays, attrs: np.asarray(np.argmin(arrays[0], axis=attrs[0])),
                   doc="Index of the first minimum along the single axis attrs[0] (NaN wins).")
+ARGMAX.vjp = ARGMIN.vjp = _d.NOT_FLOAT      # int64 indices
 
 
 def _scan_shape(args, attrs):
@@ -103,3 +148,53 @@ CUMSUM = register("cumsum", "scan", shape=_scan_shape, dtype=_same_dtype,
 CUMPROD = register("cumprod", "scan", shape=_scan_shape, dtype=_same_dtype,
                    reference=lambda arrays, attrs: np.cumprod(arrays[0], axis=attrs[0], dtype=arrays[0].dtype),
                    doc="Inclusive prefix product along attrs[0].")
+
+
+# --- VJP rules (lazynum.autograd) of the scans --------------------------------------------
+def _reverse_cumsum(v, axis):
+    return _d.flip(_d.apply("cumsum", (_d.flip(v, axis),), (axis,)), axis)
+
+
+def _cumsum_vjp(node, g):
+    return (_reverse_cumsum(g, node.attrs[0]),)
+
+
+def _cumprod_vjp(node, g):
+    # d y_j / d x_i = y_j / x_i for j >= i, except at zeros: before the first zero of a
+    # line that formula holds; at the first zero, the products with that zero replaced by
+    # one; after it every product holds a zero.  Exact, with no division by zero.
+    x, axis = node.args[0], node.attrs[0]
+    zero, one = _d.const(0, x), _d.const(1, x)
+    is_zero = _d.call("equal", x, zero)
+    zeros_so_far = _d.apply("cumsum", (_d.cast(is_zero, x.dtype),), (axis,))
+    first_zero = _d.call("logical_and", is_zero, _d.call("equal", zeros_so_far, one))
+    plain = _d.div(_reverse_cumsum(_d.mul(g, node), axis), _d.select(is_zero, one, x))
+    skipped = _d.apply("cumprod", (_d.select(first_zero, one, x),), (axis,))
+    at_first_zero = _reverse_cumsum(_d.mul(g, skipped), axis)
+    return (_d.select(_d.call("equal", zeros_so_far, zero), plain,
+                      _d.select(first_zero, at_first_zero, zero)),)
+
+
+CUMSUM.vjp = _cumsum_vjp
+CUMPROD.vjp = _cumprod_vjp
+
+
+# --- kernel lowerings (lazynum.compile) ------------------------------------------------------
+# A reduction lowers to the combine (a kernel-IR reduction over its axes); the scheduler
+# fuses its pointwise producers into the loop.  Arg-reductions and scans are extern calls.
+from .registry import EXTERN, declare_lowering  # noqa: E402
+
+
+def _reduction(combine):
+    def lowering(builder, node, args):
+        return builder.reduce(combine, args[0], node.dtype)
+    lowering.combine = combine
+    return lowering
+
+
+for _op, _combine in ((REDUCE_SUM, "add"), (REDUCE_PROD, "multiply"), (REDUCE_MAX, "maximum"),
+                      (REDUCE_MIN, "minimum"), (REDUCE_FMAX, "fmax"), (REDUCE_FMIN, "fmin"),
+                      (REDUCE_ANY, "logical_or"), (REDUCE_ALL, "logical_and")):
+    declare_lowering(_op, _reduction(_combine))
+for _op in (ARGMAX, ARGMIN, CUMSUM, CUMPROD):
+    declare_lowering(_op, EXTERN)

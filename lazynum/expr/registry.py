@@ -72,3 +72,26 @@ def register(name: str, kind: str, *, shape, dtype, reference, doc: str = "",
 
 def lookup(name: str) -> Op:
     return OPS[name]
+
+
+# --- kernel lowerings (lazynum.compile) ------------------------------------------------------
+# Each op declares, beside its registration, how a fused kernel computes it: a callable
+# ``lowering(builder, node, args) -> value`` that emits kernel-IR scalar statements through
+# ``builder`` (see lazynum.compile.lowering.KernelBuilder), or ``EXTERN``: compiled programs
+# call the op's NumPy reference on buffers (a fusion boundary, not a sync).
+EXTERN = "extern"
+KERNEL = "kernel"
+
+
+def declare_lowering(op: Op, lowering=EXTERN) -> Op:
+    """Set ``op``'s kernel lowering (a callable, or ``EXTERN``); returns ``op``."""
+    op.lowerings[KERNEL] = lowering
+    return op
+
+
+def scalar_lowering(scalar_op: str):
+    """The lowering of an op that is one kernel-IR scalar op on its arguments."""
+    def lowering(builder, node, args):
+        return builder.op(scalar_op, args, node.dtype)
+    lowering.scalar_op = scalar_op
+    return lowering

@@ -7,6 +7,13 @@ import lazynum as lnp
 from lazynum.backends import reference
 
 
+@pytest.fixture(autouse=True)
+def _on_the_reference_backend():
+    """The default backend is llvm: these tests are about the reference backend."""
+    with lnp.config(backend="numpy"):
+        yield
+
+
 def test_values_computed_before_a_write_keep_the_old_value():
     a = lnp.asarray(np.arange(6.0)) * 1.0
     before = a[::2] * 10.0            # reads the pre-write value; computed in the same run

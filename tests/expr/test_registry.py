@@ -29,3 +29,47 @@ def test_duplicate_registration_is_refused():
     from lazynum.expr.registry import register
     with pytest.raises(ValueError):
         register("add", "elementwise", shape=None, dtype=None, reference=None)
+
+
+# --- VJP rules (issue 6): every op declares how gradients flow through it ---------------------
+def _float_output_possible(op):
+    """Whether the op can produce a floating-point value (else no cotangent reaches it)."""
+    ufunc = getattr(np, op.name, None)
+    if op.kind == "elementwise" and isinstance(ufunc, np.ufunc):
+        return any(t.split("->")[1] and set(t.split("->")[1]) & set("efdg") for t in ufunc.types)
+    return op.name not in ("argmax", "argmin", "argsort", "searchsorted", "iota", "check_index",
+                           "reduce_any", "reduce_all")
+
+
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_every_op_declares_a_vjp_or_why_it_has_none(name):
+    from lazynum.expr.derivatives import NOT_FLOAT, NoGradient
+    op = OPS[name]
+    assert op.vjp is not None, f"{name} declares no VJP rule (or NoGradient with the reason)"
+    if isinstance(op.vjp, NoGradient):
+        assert op.vjp.reason, f"{name} is marked non-differentiable without a reason"
+        if op.vjp is NOT_FLOAT:
+            assert not _float_output_possible(op), f"{name} can output floats but is marked NOT_FLOAT"
+    else:
+        assert callable(op.vjp), f"{name}'s VJP is neither a rule nor NoGradient"
+
+
+# Modules whose every op must say how a kernel computes it (ops registered elsewhere, until
+# they declare one, run as extern calls of their reference in compiled programs).
+DECLARING_MODULES = {f"lazynum.expr.{m}" for m in
+                     ("elementwise", "reduce", "movement", "extern", "indexing", "checks")}
+
+
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_every_op_declares_a_kernel_lowering_or_is_marked_extern(name):
+    from lazynum.expr.registry import EXTERN, KERNEL
+    op = OPS[name]
+    if op.kind == "leaf":
+        return                  # inputs: nothing to compute
+    lowering = op.lowerings.get(KERNEL)
+    if lowering is None and op.reference.__module__ not in DECLARING_MODULES:
+        pytest.skip(f"{name} ({op.reference.__module__}) has no declaration yet: compiled "
+                    "backends call its reference (extern)")
+    assert lowering is EXTERN or callable(lowering), (
+        f"{name} declares no kernel lowering: add declare_lowering(...) beside its registration "
+        "(a callable emitting kernel-IR scalar ops, or EXTERN for a library call)")

@@ -1,0 +1,49 @@
+"""The compiled CPU backend (``LAZYNUM_BACKEND=llvm``): fused kernels through llvmlite.
+
+Contract (see ``lazynum.backends``): ``compile(cut) -> Program`` once per cache miss;
+``Program.run(inputs, sizes, sites)`` at every replay; ``Program.to_bytes()`` and
+``load(data)`` for the persistent cache.  The pipeline is ``lazynum.compile`` (scheduling,
+kernel IR, lowering) followed by ``codegen`` (LLVM IR) and ``jit`` (O3, machine code).
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import pathlib
+
+from .program import Program, build
+
+NAME = "llvm"
+# Bumped whenever generated code or the serialized format changes meaning.
+ARTIFACT_VERSION = "llvm-program-1"
+
+
+def artifact_tag() -> str:
+    """What cached object code depends on: format version, the source of everything that
+    generates it (scheduler, lowerings, codegen), LLVM, the CPU and its features."""
+    from .jit import toolchain_id
+    return f"{ARTIFACT_VERSION}|{_source_digest()}|{toolchain_id()}"
+
+
+@functools.lru_cache(maxsize=None)
+def _source_digest() -> str:
+    root = pathlib.Path(__file__).resolve().parents[2]
+    digest = hashlib.blake2b(digest_size=12)
+    for folder in ("backends/llvm", "compile", "expr"):
+        for path in sorted((root / folder).glob("*.py")):
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def compile(cut) -> Program:  # noqa: A001 - the backend contract's name
+    """Compile one cut of the pending graph (see ``lazynum.compile.cut.Cut``)."""
+    return build(cut)
+
+
+def load(data: bytes) -> Program:
+    """Rebuild a ``Program`` from ``Program.to_bytes()``; ValueError when malformed."""
+    from .serialize import restore
+    return restore(data)
+
+
+__all__ = ["NAME", "ARTIFACT_VERSION", "Program", "artifact_tag", "compile", "load"]

@@ -1,0 +1,343 @@
+"""Kernel IR -> LLVM IR text (one function per kernel, no run-time addresses).
+
+Every kernel has the C signature
+``void kernel(void **buffers, const int64_t *sizes, const int64_t *params, int64_t start, int64_t stop)``:
+buffer pointers come from ``buffers`` (passed on as ``noalias`` arguments of an inlined
+body so loops vectorize without run-time alias checks: inputs are only read and outputs
+are fresh), run-time sizes from ``sizes`` (so one compiled kernel serves every size), the
+element strides of non-contiguous inputs and the values of scalar inputs from ``params``
+(``program.ParamLayout``; the IR names it ``%strides``), and the first outer loop runs
+over ``[start, stop)`` (the slice a worker thread owns).  Addresses are GEPs; loop
+variables and accumulators are allocas that SROA turns into registers.
+
+Float sums and products accumulate blockwise: each block of ``BLOCK`` consecutive inner
+elements is combined in the value's type (vectorized, with ``reassoc``), and block results
+go into a float64 accumulator, so long float32 sums stay as accurate as NumPy's pairwise
+summation.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...compile import index_expr as ix
+from . import scalar_ops as so
+from .scalar_ops import Emitter, literal, ltype, mtype
+
+BLOCK = 1024
+F64 = np.dtype(np.float64)
+
+
+def identity(combine: str, dt: np.dtype):
+    """The initial accumulator value of a reduction."""
+    if combine in ("add", "logical_or"):
+        return 0
+    if combine in ("multiply", "logical_and"):
+        return 1
+    if dt.kind == "b":
+        return combine in ("minimum", "fmin")
+    if dt.kind == "f":
+        if combine in ("fmax", "fmin"):
+            return np.nan       # maxnum(NaN, x) == x; all-NaN stays NaN, as NumPy's fmax.reduce
+        return -np.inf if combine == "maximum" else np.inf
+    info = np.iinfo(dt)
+    return info.min if combine in ("maximum", "fmax") else info.max
+
+
+def _combine(e: Emitter, combine, acc, value, dt) -> str:
+    if dt.kind == "f" and combine in ("add", "multiply"):
+        op = "fadd" if combine == "add" else "fmul"
+        return e.assign(f"{op} reassoc {ltype(dt)} {acc}, {value}")
+    op = {"logical_or": "bitwise_or", "logical_and": "bitwise_and"}.get(combine, combine)
+    return so.emit(e, op, [acc, value], [dt, dt], dt)
+
+
+class KernelCodegen:
+    """Generates the LLVM function for one kernel (see the module docstring)."""
+
+    def __init__(self, kernel, layout):
+        self.kernel = kernel
+        self.layout = layout        # positions of strides and scalar values in ``params``
+        pointers = [b for b in kernel.buffers if b.role != "param"]
+        self.n_pointers = len(pointers)
+        self.buffer_arg = {b.name: k for k, b in enumerate(pointers)}
+        params = [b for b in kernel.buffers if b.role == "param"]
+        self.param_position = {b.name: j for j, b in enumerate(params)}
+        self.buffer_dtype = {b.name: b.dtype for b in kernel.buffers}
+        self.e = Emitter()
+        self.values: dict = {}      # IR statement / reduction names -> SSA operand
+        self.dtypes: dict = {}
+        self.vars: dict = {}        # loop var -> SSA i64
+        self.atoms: dict = {}       # ("s", k) / ("t", i, j) -> SSA i64 loaded at entry
+        self.allocas: list = []
+        self.index_cache: dict = {}
+
+    # -- index math ---------------------------------------------------------------------
+    def index(self, index: ix.Index) -> str:
+        cached = self.index_cache.get(index)
+        if cached is not None:
+            return cached
+        e, total = self.e, None
+        for monomial, coef in index.terms:
+            term = None
+            for atom in monomial:
+                v = self._atom(atom)
+                term = v if term is None else e.assign(f"mul i64 {term}, {v}")
+            if term is None:
+                term = str(coef)
+            elif coef != 1:
+                term = e.assign(f"mul i64 {term}, {coef}")
+            total = term if total is None else e.assign(f"add i64 {total}, {term}")
+        result = total if total is not None else "0"
+        self.index_cache[index] = result
+        return result
+
+    def _atom(self, atom) -> str:
+        if atom[0] == "v":
+            return self.vars[atom[1]]
+        if atom[0] in ("s", "t"):
+            return self.atoms[atom]
+        num, den = self.index(atom[1]), self.index(atom[2])
+        return self.e.assign(f"{'sdiv' if atom[0] == 'div' else 'srem'} i64 {num}, {den}")
+
+    def _load_atoms(self):
+        wanted = set()
+        for index in self._all_indexes():
+            stack = list(index.atoms())
+            while stack:
+                atom = stack.pop()
+                if atom[0] in ("s", "t"):
+                    wanted.add(atom)
+                elif atom[0] in ("div", "mod"):
+                    stack.extend(atom[1].atoms() | atom[2].atoms())
+        for atom in sorted(wanted):
+            if atom[0] == "s":
+                source, pos = "%sizes", atom[1]
+            else:
+                source, pos = "%strides", self.layout.stride_position(atom[1], atom[2])
+            p = self.e.assign(f"getelementptr inbounds i64, ptr {source}, i64 {pos}")
+            self.atoms[atom] = self.e.assign(f"load i64, ptr {p}")
+
+    def _all_indexes(self):
+        k = self.kernel
+        yield from (loop.extent for loop in k.outer)
+        for phase in k.phases:
+            yield from (loop.extent for loop in phase.inner)
+            for stmt in phase.body:
+                if stmt.op in ("load", "index"):
+                    yield stmt.args[-1]
+            yield from (s.index for s in phase.stores)
+
+    # -- loops --------------------------------------------------------------------------
+    def alloca(self, type_: str) -> str:
+        name = f"%a{len(self.allocas)}"
+        self.allocas.append(f"  {name} = alloca {type_}")
+        return name
+
+    def loop(self, var, low: str, high: str, body, step: int = 1) -> None:
+        """Emit ``for var in range(low, high, step): body()``."""
+        e = self.e
+        slot = self.alloca("i64")
+        head, inner, done = e.label("head"), e.label("body"), e.label("done")
+        e.line(f"store i64 {low}, ptr {slot}")
+        e.line(f"br label %{head}")
+        e.lines.append(f"{head}:")
+        cur = e.assign(f"load i64, ptr {slot}")
+        more = e.assign(f"icmp slt i64 {cur}, {high}")
+        e.line(f"br i1 {more}, label %{inner}, label %{done}")
+        e.lines.append(f"{inner}:")
+        if var is not None:
+            self.vars[var] = cur
+        saved = dict(self.index_cache)
+        body(cur)
+        self.index_cache = saved
+        nxt = e.assign(f"add nsw i64 {cur}, {step}")
+        e.line(f"store i64 {nxt}, ptr {slot}")
+        e.line(f"br label %{head}")
+        e.lines.append(f"{done}:")
+
+    def nest(self, loops, body, first_range=None) -> None:
+        if not loops:
+            body()
+            return
+        loop, rest = loops[0], loops[1:]
+        low, high = first_range or ("0", self.index(loop.extent))
+        self.loop(loop.var, low, high, lambda _: self.nest(rest, body))
+
+    # -- statements ---------------------------------------------------------------------
+    def operand(self, name: str) -> str:
+        return self.values[name]
+
+    def statements(self, body) -> None:
+        e = self.e
+        for stmt in body:
+            if stmt.op == "load":
+                buf, index = stmt.args
+                if buf in self.param_position:      # a scalar passed by value
+                    p = e.assign(f"getelementptr inbounds i64, ptr %scalars, i64 {self.param_position[buf]}")
+                else:
+                    arg = f"%b{self.buffer_arg[buf]}"
+                    p = e.assign(f"getelementptr inbounds {mtype(stmt.dtype)}, ptr {arg}, "
+                                 f"i64 {self.index(index)}")
+                v = e.assign(f"load {mtype(stmt.dtype)}, ptr {p}")
+                if stmt.dtype.kind == "b":
+                    v = e.assign(f"icmp ne i8 {v}, 0")
+            elif stmt.op == "const":
+                v = literal(stmt.args[0], stmt.dtype)
+            elif stmt.op == "index":
+                v = self.index(stmt.args[0])
+            elif stmt.op == "cast":
+                v = so.cast(e, self.operand(stmt.args[0]), self.dtypes[stmt.args[0]], stmt.dtype)
+            else:
+                v = self._scalar(stmt)
+            self.values[stmt.name] = v
+            self.dtypes[stmt.name] = stmt.dtype
+
+    def _scalar(self, stmt) -> str:
+        args = [self.operand(a) for a in stmt.args]
+        dts = [self.dtypes[a] for a in stmt.args]
+        if stmt.op == "select":
+            dts = dts[1:]
+            return so.emit(self.e, "select", args, dts, stmt.dtype)
+        if any(a.startswith("0x") or not a.startswith("%") for a in args):
+            # a literal operand: give it a register so every op sees SSA-compatible text
+            args = [self._materialize(a, d) for a, d in zip(args, dts)]
+        return so.emit(self.e, stmt.op, args, dts, stmt.dtype)
+
+    def _materialize(self, operand, dt) -> str:
+        if operand.startswith("%"):
+            return operand
+        t = ltype(dt)
+        if dt.kind == "f":
+            return self.e.assign(f"fadd {t} {operand}, {literal(-0.0, dt)}")
+        if dt.kind == "b":
+            return self.e.assign(f"and i1 {operand}, true")
+        return self.e.assign(f"add {t} {operand}, 0")
+
+    def store(self, store) -> None:
+        e = self.e
+        dt = self.buffer_dtype[store.buffer]
+        value = self.operand(store.value)
+        if self.dtypes.get(store.value, dt).kind == "b" or dt.kind == "b":
+            value = e.assign(f"zext i1 {value} to i8") if not value.startswith(("true", "false")) \
+                else ("1" if value == "true" else "0")
+        arg = f"%b{self.buffer_arg[store.buffer]}"
+        p = e.assign(f"getelementptr inbounds {mtype(dt)}, ptr {arg}, i64 {self.index(store.index)}")
+        if store.mask is None:
+            e.line(f"store {mtype(dt)} {value}, ptr {p}")
+            return
+        yes, no = e.label("store"), e.label("skip")
+        e.line(f"br i1 {self.operand(store.mask)}, label %{yes}, label %{no}")
+        e.lines.append(f"{yes}:")
+        e.line(f"store {mtype(dt)} {value}, ptr {p}")
+        e.line(f"br label %{no}")
+        e.lines.append(f"{no}:")
+
+    # -- phases -------------------------------------------------------------------------
+    def map_phase(self, phase) -> None:
+        def body():
+            self.statements(phase.body)
+            for store in phase.stores:
+                self.store(store)
+        self.nest(phase.inner, body)
+
+    def reduction_phase(self, phase) -> None:
+        red = phase.reduction
+        dt = red.dtype
+        blocked = dt.kind == "f" and red.combine in ("add", "multiply") and phase.inner
+        acc_dt = F64 if blocked else dt
+        acc = self.alloca(ltype(acc_dt))
+        init = literal(identity(red.combine, dt), acc_dt)
+        self.e.line(f"store {ltype(acc_dt)} {init}, ptr {acc}")
+        if blocked:
+            self._blocked_reduction(phase, acc)
+        else:
+            self.nest(phase.inner, lambda: self._accumulate(phase, acc, dt))
+        result = self.e.assign(f"load {ltype(acc_dt)}, ptr {acc}")
+        if acc_dt != dt:
+            result = so.cast(self.e, result, acc_dt, dt)
+        self.values[red.result] = result
+        self.dtypes[red.result] = dt
+        for store in phase.stores:
+            self.store(store)
+
+    def _accumulate(self, phase, acc, dt) -> None:
+        red = phase.reduction
+        self.statements(phase.body)
+        value = self.operand(red.value)
+        if not value.startswith("%"):
+            value = self._materialize(value, dt)
+        if red.mask is not None:
+            value = self.e.assign(f"select i1 {self.operand(red.mask)}, {ltype(dt)} {value}, "
+                                  f"{ltype(dt)} {literal(identity(red.combine, dt), dt)}")
+        cur = self.e.assign(f"load {ltype(dt)}, ptr {acc}")
+        self.e.line(f"store {ltype(dt)} {_combine(self.e, red.combine, cur, value, dt)}, ptr {acc}")
+
+    def _blocked_reduction(self, phase, acc) -> None:
+        red = phase.reduction
+        dt = red.dtype
+        e = self.e
+        outer, last = phase.inner[:-1], phase.inner[-1]
+
+        def blocks():
+            extent = self.index(last.extent)
+
+            def one_block(start):
+                stop_raw = e.assign(f"add nsw i64 {start}, {BLOCK}")
+                stop = e.assign(f"call i64 @llvm.smin.i64(i64 {stop_raw}, i64 {extent})")
+                e.declarations.add("declare i64 @llvm.smin.i64(i64, i64) #0")
+                block_acc = self.alloca(ltype(dt))
+                e.line(f"store {ltype(dt)} {literal(identity(red.combine, dt), dt)}, ptr {block_acc}")
+                self.loop(last.var, start, stop, lambda _: self._accumulate(phase, block_acc, dt))
+                part = so.cast(e, e.assign(f"load {ltype(dt)}, ptr {block_acc}"), dt, F64)
+                cur = e.assign(f"load double, ptr {acc}")
+                e.line(f"store double {_combine(e, red.combine, cur, part, F64)}, ptr {acc}")
+            self.loop(None, "0", extent, one_block, step=BLOCK)
+        self.nest(outer, blocks)
+
+    # -- the function -------------------------------------------------------------------
+    def function(self) -> str:
+        k = self.kernel
+        e = self.e
+        self._load_atoms()
+        first = ("%start", "%stop") if k.outer else None
+
+        def phases():
+            for phase in k.phases:
+                if phase.reduction is not None:
+                    self.reduction_phase(phase)
+                else:
+                    self.map_phase(phase)
+        self.nest(k.outer, phases, first_range=first)
+        e.line("ret void")
+        params = ", ".join([f"ptr noalias %b{i}" for i in range(self.n_pointers)] + ["ptr noalias %scalars"])
+        sep = ", "
+        body = [f"define internal void @{k.name}.body({params}{sep}ptr %sizes, ptr %strides, "
+                "i64 %start, i64 %stop) #1 {", "entry:"] + self.allocas + e.lines + ["}"]
+        entry = [f"define void @{k.name}(ptr %buffers, ptr %sizes, ptr %strides, i64 %start, i64 %stop) #1 {{"]
+        names = []
+        for i in range(self.n_pointers):
+            entry.append(f"  %p{i} = getelementptr inbounds ptr, ptr %buffers, i64 {i}")
+            entry.append(f"  %b{i} = load ptr, ptr %p{i}")
+            names.append(f"ptr %b{i}")
+        if self.param_position:         # the scalar block's address follows the pointers
+            entry.append(f"  %ps = getelementptr inbounds ptr, ptr %buffers, i64 {self.n_pointers}")
+            entry.append("  %scalars = load ptr, ptr %ps")
+        else:
+            entry.append("  %scalars = getelementptr inbounds ptr, ptr %buffers, i64 0")
+        names.append("ptr %scalars")
+        call_args = ", ".join(names + ["ptr %sizes", "ptr %strides", "i64 %start", "i64 %stop"])
+        entry += [f"  call void @{k.name}.body({call_args})", "  ret void", "}"]
+        return "\n".join(body + entry)
+
+
+def module_text(kernels, layout, triple: str, data_layout: str) -> str:
+    """One LLVM module holding every kernel of a program."""
+    functions, declarations = [], set()
+    for kernel in kernels:
+        gen = KernelCodegen(kernel, layout)
+        functions.append(gen.function())
+        declarations |= gen.e.declarations
+    header = [f'target triple = "{triple}"', f'target datalayout = "{data_layout}"', ""]
+    attrs = ["attributes #0 = { nounwind willreturn memory(none) }",
+             "attributes #1 = { nounwind alwaysinline }"]
+    return "\n".join(header + sorted(declarations) + [""] + functions + [""] + attrs) + "\n"

@@ -1,0 +1,156 @@
+"""The backend-neutral kernel IR: what one fused loop nest computes.
+
+A ``Kernel`` is a parallel loop nest over ``outer`` (the iteration domain every worker
+splits along its first loop) followed, inside the innermost outer loop, by ``phases``.
+Each phase has its own inner loops (possibly none), a straight-line ``body`` of scalar
+statements, an optional ``Reduction`` over its inner loops (its result, one scalar per
+outer point, can be read by later phases: that is how softmax/layernorm run as one kernel
+with a few passes over a row in cache) and ``stores``.
+
+Statements are SSA: ``Stmt(name, op, args, dtype, origin)``.  ``op`` is ``"load"``
+(args: buffer name, ``Index``), ``"const"`` (args: Python value), ``"index"`` (args:
+``Index``; an int64 value), or a scalar op named after the NumPy ufunc it implements
+(``add``, ``exp``, ``less``...) plus ``cast`` and ``select``; other args name earlier
+statements or reduction results.  ``origin`` says which user op (and source line) the
+statement came from, so printed kernels map back to the user's program.  A CPU backend
+turns this into LLVM IR, a GPU backend into CUDA C; neither needs the graph.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .index_expr import Index, format_index
+
+# Reduction combines: name -> (NumPy ufunc whose reduce it is, how the identity is found)
+COMBINES = ("add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_or", "logical_and")
+
+
+@dataclass
+class Buffer:
+    """A kernel parameter: an array the kernel loads from or stores to."""
+    name: str
+    dtype: np.dtype
+    role: str               # "input", "temp" (a program intermediate) or "output"
+    shape: tuple = ()       # ints / SizeSlots, for printing
+
+
+@dataclass
+class Stmt:
+    name: str
+    op: str
+    args: tuple
+    dtype: np.dtype
+    origin: str = ""
+
+
+@dataclass
+class Store:
+    buffer: str
+    index: Index
+    value: str
+    mask: str | None = None      # a bool statement; the store happens only where it is true
+
+
+@dataclass
+class Reduction:
+    combine: str            # one of COMBINES
+    value: str              # the statement accumulated at every inner point
+    dtype: np.dtype         # the result dtype
+    result: str             # the name later phases use for the per-row result
+    mask: str | None = None  # points where it is false do not contribute
+    origin: str = ""
+
+
+@dataclass
+class Loop:
+    var: int                # index variable number (``("v", var)`` in index expressions)
+    extent: Index
+
+
+@dataclass
+class Phase:
+    inner: list = field(default_factory=list)       # of Loop
+    body: list = field(default_factory=list)        # of Stmt
+    reduction: Reduction | None = None
+    stores: list = field(default_factory=list)      # of Store
+
+
+@dataclass
+class Kernel:
+    name: str
+    buffers: list           # of Buffer, in argument order
+    outer: list             # of Loop; the first one is split across threads
+    phases: list            # of Phase
+    sources: list = field(default_factory=list)     # "op at file:line" of the user ops fused here
+
+    def var_names(self) -> dict:
+        names = {loop.var: f"o{i}" for i, loop in enumerate(self.outer)}
+        for p, phase in enumerate(self.phases):
+            for i, loop in enumerate(phase.inner):
+                names[loop.var] = f"r{p}_{i}" if len(self.phases) > 1 else f"r{i}"
+        return names
+
+
+def format_kernel(kernel: Kernel) -> str:
+    """The kernel as readable text, each statement annotated with the user op it came from."""
+    names = kernel.var_names()
+    lines = [f"kernel {kernel.name}"]
+    lines += [f"  # from {src}" for src in kernel.sources]
+    for buf in kernel.buffers:
+        dims = ", ".join(_dim_text(d) for d in buf.shape)
+        lines.append(f"  {buf.role:6s} {buf.name}: {buf.dtype}[{dims}]")
+    indent = "  "
+    for i, loop in enumerate(kernel.outer):
+        tag = "   # parallel" if i == 0 else ""
+        lines.append(f"{indent}for {names[loop.var]} in [0, {format_index(loop.extent)}):{tag}")
+        indent += "  "
+    for p, phase in enumerate(kernel.phases):
+        lines.extend(_format_phase(p, phase, indent, names, len(kernel.phases) > 1))
+    return "\n".join(lines)
+
+
+def _dim_text(d) -> str:
+    return str(d) if isinstance(d, int) else f"n{d.index}"
+
+
+def _format_phase(p, phase, indent, names, numbered):
+    lines = []
+    if numbered:
+        what = "reduce" if phase.reduction is not None else "map"
+        lines.append(f"{indent}phase {p} ({what}):")
+        indent += "  "
+    row_indent = indent
+    if phase.reduction is not None:
+        red = phase.reduction
+        lines.append(f"{indent}{red.result}: {red.dtype} = {red.combine}.reduce over:")
+    for loop in phase.inner:
+        lines.append(f"{indent}for {names[loop.var]} in [0, {format_index(loop.extent)}):")
+        indent += "  "
+    for stmt in phase.body:
+        lines.append(f"{indent}{_format_stmt(stmt, names)}")
+    if phase.reduction is not None:
+        red = phase.reduction
+        mask = f" where {red.mask}" if red.mask else ""
+        lines.append(f"{indent}{red.result} <- {red.combine}({red.result}, {red.value}){mask}")
+    if phase.reduction is not None:
+        indent = row_indent             # a reduction's result is stored once per row
+    for store in phase.stores:
+        mask = f" where {store.mask}" if store.mask else ""
+        lines.append(f"{indent}{store.buffer}[{format_index(store.index, names)}] = {store.value}{mask}")
+    return lines
+
+
+def _format_stmt(stmt: Stmt, names) -> str:
+    if stmt.op == "load":
+        buf, index = stmt.args
+        text = f"load {buf}[{format_index(index, names)}]"
+    elif stmt.op == "index":
+        text = f"index {format_index(stmt.args[0], names)}"
+    elif stmt.op == "const":
+        text = f"const {stmt.args[0]!r}"
+    else:
+        text = f"{stmt.op}({', '.join(str(a) for a in stmt.args)})"
+    line = f"{stmt.name}: {stmt.dtype} = {text}"
+    return f"{line:56s} # {stmt.origin}" if stmt.origin else line

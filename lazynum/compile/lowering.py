@@ -1,0 +1,263 @@
+"""Lowering: a scheduled group of graph nodes becomes one ``Kernel`` of the kernel IR.
+
+The walk asks "what is node n's value at multi-index idx?" and answers with scalar
+statements: a materialized node (input or program buffer) is a load at its flat address,
+a view maps idx to its base's index (index math, never a copy), an elementwise node maps
+idx through broadcasting and calls the op's declared lowering
+(``op.lowerings["kernel"]``), and a reduction computed by an earlier phase of the same
+kernel is that phase's per-row result.  Values are memoized per (node, index), so shared
+subexpressions are computed once per point.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..expr.registry import KERNEL
+from . import index_expr as ix
+from .kernel_ir import Buffer, Kernel, Loop, Phase, Reduction, Stmt, Store
+from .loop_collapse import collapse_loops
+
+
+class NotFusable(Exception):
+    """The group cannot be one kernel as scheduled (the reason is the message)."""
+
+
+def c_strides(shape_idx) -> list:
+    """C-order element strides of a shape given as ``Index`` extents."""
+    strides, step = [], ix.as_index(1)
+    for d in reversed(shape_idx):
+        strides.append(step)
+        step = step * d
+    return strides[::-1]
+
+
+def flat_index(idx, strides) -> ix.Index:
+    out = ix.ZERO
+    for i, s in zip(idx, strides):
+        out = out + i * s
+    return out
+
+
+def describe(node) -> str:
+    site = f" at {node.site}" if node.site else ""
+    return f"{node.op.name} %{node.id}{site}"
+
+
+class KernelBuilder:
+    """Emits one kernel's statements; the API op lowerings call is ``op``, ``const``,
+    ``loop_index`` and ``reduce``."""
+
+    def __init__(self, cut, buffers: dict, name: str, computed=frozenset()):
+        self.cut = cut
+        self.buffers = buffers          # node id -> Buffer (inputs and materialized nodes)
+        self.computed = computed        # ids of the nodes this kernel computes (never loaded)
+        self.name = name
+        self.used = {}                  # buffer name -> Buffer, in first-use order
+        self.extents: dict = {}         # var number -> Index extent
+        self.next_var = 0
+        self.results: dict = {}         # reduce node id -> (row index, result name)
+        self.counter = 0
+        self.origin = ""
+        self.sources: dict = {}
+        self._new_phase()
+
+    # -- API for op lowerings ------------------------------------------------------------
+    def op(self, name: str, args, dtype) -> str:
+        """Emit scalar op ``name`` on statement names ``args``; returns the result's name."""
+        return self._emit(name, tuple(args), np.dtype(dtype))
+
+    def const(self, value, dtype) -> str:
+        return self._emit("const", (value,), np.dtype(dtype))
+
+    def loop_index(self, axis: int) -> str:
+        return self._emit("index", (self.current_idx[axis],), np.dtype(np.int64))
+
+    def reduce(self, combine: str, value: str, dtype) -> str:
+        result = f"acc{len(self.results)}"
+        self.phase.reduction = Reduction(combine, value, np.dtype(dtype), result, origin=self.origin)
+        return result
+
+    # -- internals ----------------------------------------------------------------------
+    def _new_phase(self):
+        self.phase = Phase()
+        self.memo: dict = {}
+        self.cse: dict = {}
+
+    def _emit(self, op, args, dtype) -> str:
+        key = (op, args, dtype)
+        name = self.cse.get(key)
+        if name is None:
+            name = self.cse[key] = f"%{self.counter}"
+            self.counter += 1
+            self.phase.body.append(Stmt(name, op, args, dtype, self.origin))
+        return name
+
+    def new_loops(self, dims) -> tuple:
+        """Loop variables over ``dims`` (cut sizes); static size-1 dims get index 0, no loop."""
+        loops, idx = [], []
+        for d in dims:
+            extent = ix.size_index(d)
+            if extent.constant() == 1:
+                idx.append(ix.ZERO)
+                continue
+            k = self.next_var
+            self.next_var += 1
+            self.extents[k] = extent
+            loops.append(Loop(k, extent))
+            idx.append(ix.var(k))
+        return loops, tuple(idx)
+
+    def shape_of(self, node) -> tuple:
+        return tuple(ix.size_index(d) for d in self.cut.shape(node.shape))
+
+    def use(self, node) -> Buffer:
+        buf = self.buffers[node.id]
+        self.used.setdefault(buf.name, buf)
+        return buf
+
+    def load(self, node, flat: ix.Index) -> str:
+        buf = self.use(node)
+        return self._emit("load", (buf.name, flat), node.dtype)
+
+    def loadable(self, node) -> bool:
+        return node.id in self.buffers and node.id not in self.computed
+
+    def load_at(self, node, idx) -> str:
+        ref = self.cut.ref(node)
+        if ref[0] == "leaf" and not self.cut.leaf_contiguous[ref[1]]:
+            strides = [ix.stride_param(ref[1], k) for k in range(len(idx))]
+        else:
+            strides = c_strides(self.shape_of(node))
+        return self.load(node, flat_index(idx, strides))
+
+    def store(self, node, idx, value: str) -> None:
+        buf = self.use(node)
+        flat = flat_index(idx, c_strides(self.shape_of(node)))
+        self.phase.stores.append(Store(buf.name, flat, value))
+
+    def value(self, root, idx) -> str:
+        """The statement holding ``root``'s value at ``idx`` (iterative post-order walk)."""
+        stack = [(root, idx)]
+        memo = self.memo
+        while stack:
+            node, at = stack[-1]
+            key = (node.id, at)
+            if key in memo:
+                stack.pop()
+                continue
+            pending = self._visit(node, at, memo)
+            if pending:
+                stack.extend(pending)
+            else:
+                stack.pop()
+        return memo[(root.id, idx)]
+
+    def _visit(self, node, at, memo):
+        key = (node.id, at)
+        if self.loadable(node):
+            self.origin = ""
+            memo[key] = self.load_at(node, at)
+            return None
+        if node.id in self.results:
+            row, result = self.results[node.id]
+            if at != row:
+                raise NotFusable(f"{describe(node)} is read at another row ({at} != {row})")
+            memo[key] = result
+            return None
+        if node.op.kind == "reduce":
+            raise NotFusable(f"{describe(node)} is not computed before its reader")
+        if node.op.name == "view":
+            return self._visit_view(node, at, memo)
+        arg_idx = [self._broadcast(arg, at) for arg in node.args]
+        missing = [(a, i) for a, i in zip(node.args, arg_idx) if (a.id, i) not in memo]
+        if missing:
+            return missing
+        lowering = node.op.lowerings.get(KERNEL)
+        if not callable(lowering):
+            raise NotFusable(f"{describe(node)} has no kernel lowering")
+        self.origin = describe(node)
+        self.sources.setdefault(node.op.name + (f" at {node.site}" if node.site else ""), None)
+        self.current_idx = at
+        memo[key] = lowering(self, node, [memo[(a.id, i)] for a, i in zip(node.args, arg_idx)])
+        return None
+
+    def _broadcast(self, arg, at) -> tuple:
+        rank = len(arg.shape)
+        out = at[len(at) - rank:] if rank else ()
+        dims = self.cut.shape(arg.shape)
+        return tuple(ix.ZERO if d == 1 else i for d, i in zip(dims, out))
+
+    def _visit_view(self, node, at, memo):
+        shape, strides, offset = self.cut.attrs(node).template
+        flat = ix.size_index(offset)
+        for i, s in zip(at, strides):
+            flat = flat + i * ix.size_index(s)
+        base = node.args[0]
+        ref = self.cut.ref(base) if self.loadable(base) else None
+        if ref is not None and not (ref[0] == "leaf" and not self.cut.leaf_contiguous[ref[1]]):
+            self.origin = ""
+            memo[(node.id, at)] = self.load(base, flat)      # contiguous buffer: flat is the address
+            return None
+        base_idx = self._unravel(flat, self.shape_of(base))
+        if (base.id, base_idx) not in memo:
+            return [(base, base_idx)]
+        memo[(node.id, at)] = memo[(base.id, base_idx)]
+        return None
+
+    def _unravel(self, flat, dims) -> tuple:
+        ranges = ix.Ranges(self.extents)
+        out = []
+        for k, (d, s) in enumerate(zip(dims, c_strides(dims))):
+            if d.constant() == 1:
+                out.append(ix.ZERO)
+                continue
+            q = ix.floordiv(flat, s, ranges)
+            out.append(q if k == 0 else ix.mod(q, d, ranges))
+        return tuple(out)
+
+
+def lower_kernel(cut, buffers: dict, spec, name: str) -> Kernel:
+    """Build the kernel for ``spec`` (a ``schedule.KernelSpec``); raises ``NotFusable``."""
+    computed = frozenset(n.id for n in spec.reductions + spec.maps)
+    b = KernelBuilder(cut, buffers, name, computed)
+    outer_loops, outer_idx = b.new_loops(spec.outer)
+    phases = []
+    for reduce_node in spec.reductions:
+        phases.append(_reduction_phase(b, spec, reduce_node, outer_idx))
+    if spec.maps:
+        phases.append(_map_phase(b, spec, outer_idx))
+    sources = list(b.sources) or [describe(n) for n in spec.reductions + spec.maps]
+    return collapse_loops(Kernel(name, list(b.used.values()), outer_loops, phases, sources))
+
+
+def _reduction_phase(b, spec, node, outer_idx) -> Phase:
+    b._new_phase()
+    source = node.args[0]
+    dims = b.cut.shape(source.shape)
+    axes = node.attrs[0]
+    inner_loops, inner_idx = b.new_loops([dims[a] for a in axes])
+    idx, o, r = [], iter(outer_idx), iter(inner_idx)
+    for a in range(len(dims)):
+        idx.append(next(r) if a in axes else next(o))
+    value = b.value(source, tuple(idx))
+    b.origin = describe(node)
+    b.sources.setdefault(node.op.name + (f" at {node.site}" if node.site else ""), None)
+    result = node.op.lowerings[KERNEL](b, node, [value])
+    phase = b.phase
+    phase.inner = inner_loops
+    b.results[node.id] = (outer_idx, result)
+    if node.id in spec.stored:
+        phase.stores.append(Store(b.use(node).name, flat_index(outer_idx, c_strides(b.shape_of(node))),
+                                  result))
+    return phase
+
+
+def _map_phase(b, spec, outer_idx) -> Phase:
+    b._new_phase()
+    inner_loops, inner_idx = b.new_loops(spec.inner)
+    idx = outer_idx + inner_idx
+    for root in spec.maps:
+        b.store(root, idx, b.value(root, idx))
+    phase = b.phase
+    phase.inner = inner_loops
+    return phase

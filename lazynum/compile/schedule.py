@@ -1,0 +1,246 @@
+"""The fusion scheduler: which nodes get a buffer, and which nodes share a kernel.
+
+Decisions, in order:
+
+1. Every node is a *view* (index math), *pointwise* (an elementwise op or iota whose
+   lowering the backend can emit), a *reduction* (same, over a set of axes) or *extern*
+   (called through its NumPy reference on buffers).
+2. Buffers exist only for what must exist: the cut's outputs, reductions (their results
+   are read at other indexes than they are computed), extern results and extern inputs.
+   Everything else is recomputed inside each kernel that reads it (fused; no buffer).
+3. Each materialized node roots a *group* (it and its unmaterialized producers).  Groups
+   then merge into kernels: reductions over the same trailing axes of the same rows, and
+   maps over those rows that read the reductions, become one kernel with one phase per
+   reduction (softmax: max, sum, then the normalized store: one kernel, three passes over
+   each row while it sits in cache); maps over equal shapes merge into one loop.  A merge
+   is kept only if the merged kernel lowers; every refusal is recorded with its reason
+   (``Schedule.refusals``, logged under ``LAZYNUM_LOGS=fusion``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import telemetry
+from ..expr.registry import KERNEL
+from .lowering import NotFusable, describe, lower_kernel
+
+
+# Ops fused into one kernel at most (see _Scheduler._bound_kernel_size).
+MAX_FUSED_OPS = 128
+
+# How many of the latest kernels a group may merge into besides those it reads (bounds
+# the scheduler's cost on long graphs).
+MERGE_WINDOW = 4
+
+
+@dataclass
+class KernelSpec:
+    """One kernel: reductions computed as phases, then a map phase storing ``maps``."""
+    outer: tuple                    # row dims (cut sizes)
+    inner: tuple                    # dims of the map phase inside a row
+    reductions: list = field(default_factory=list)
+    maps: list = field(default_factory=list)
+    stored: set = field(default_factory=set)    # node ids whose value is stored
+    reduce_inner: tuple | None = None           # reduced dims shared by the phases
+
+
+@dataclass
+class ExternSpec:
+    node: object
+
+
+@dataclass
+class Schedule:
+    steps: list                     # KernelSpec / ExternSpec in execution order
+    materialized: list              # nodes that need a buffer (in order)
+    refusals: list = field(default_factory=list)    # (what, why) of merges not made
+
+
+def classify(node, supports) -> str:
+    """``"view"``, ``"pointwise"``, ``"reduce"`` or ``"extern"`` for one node."""
+    lowering = node.op.lowerings.get(KERNEL)
+    if not callable(lowering):
+        return "extern"
+    if node.op.name == "view":
+        return "view"
+    if node.op.kind == "reduce":
+        return "reduce" if supports.reduction(lowering.combine, node.dtype) else "extern"
+    if node.op.kind in ("elementwise", "creation") and supports.node(node):
+        return "pointwise"
+    return "extern"
+
+
+def _size(node) -> int:
+    n = 1
+    for d in node.shape:
+        n *= int(d)
+    return n
+
+
+def _row_key(node, cut):
+    """(outer, inner) dims of a reduction over trailing axes; None for other axes."""
+    dims = cut.shape(node.args[0].shape)
+    axes = node.attrs[0]
+    k = len(axes)
+    if tuple(axes) != tuple(range(len(dims) - k, len(dims))):
+        return None
+    return dims[:len(dims) - k], dims[len(dims) - k:]
+
+
+class _Scheduler:
+    def __init__(self, cut, supports):
+        self.cut = cut
+        self.kinds = {n.id: classify(n, supports) for n in cut.order}
+        self.refusals = []
+        self.pending = {n.id for n in cut.order}
+
+    def materialize(self) -> set:
+        cut = self.cut
+        keep = {n.id for n in cut.outputs if n.id in self.pending}
+        for node in cut.outputs:
+            # An output that views all of its base (a transpose from NumPy's 'K' order, a
+            # reshape): compute the base in its own layout and return a NumPy view of it.
+            if self.kinds.get(node.id) == "view" and _size(node) == _size(node.args[0]):
+                self.kinds[node.id] = "extern"
+        for node in cut.order:
+            kind = self.kinds[node.id]
+            if kind in ("reduce", "extern"):
+                keep.add(node.id)
+            if kind == "extern":
+                keep.update(a.id for a in node.args if a.id in self.pending)
+        self._bound_kernel_size(keep)
+        return keep
+
+    def _bound_kernel_size(self, keep) -> None:
+        """Materialize every ``MAX_FUSED_OPS``-th op of long chains: LLVM's optimizer time
+        grows faster than linearly with function size (a 10,000-op chain must not become
+        one kernel)."""
+        cost: dict = {}
+        for node in self.cut.order:
+            total = 1 + sum(cost.get(a.id, 0) for a in node.args if a.id not in keep)
+            if total > MAX_FUSED_OPS and node.id not in keep:
+                keep.add(node.id)
+                self.refusals.append((describe(node), f"kernel size limit ({MAX_FUSED_OPS} ops)"))
+            cost[node.id] = total
+
+    def deps(self, root, keep) -> set:
+        """Materialized pending nodes that ``root``'s group reads."""
+        out, seen, stack = set(), {root.id}, list(root.args)
+        while stack:
+            node = stack.pop()
+            if node.id in seen or node.id not in self.pending:
+                continue
+            seen.add(node.id)
+            if node.id in keep:
+                out.add(node.id)
+            else:
+                stack.extend(node.args)
+        return out
+
+    def run(self) -> Schedule:
+        cut = self.cut
+        keep = self.materialize()
+        steps, produced_at = [], {}
+        for node in cut.order:
+            if node.id not in keep:
+                continue
+            if self.kinds[node.id] == "extern":
+                produced_at[node.id] = len(steps)
+                steps.append(ExternSpec(node))
+                continue
+            deps = self.deps(node, keep)
+            position = self._merge(node, deps, steps, produced_at, keep)
+            if position is None:
+                position = len(steps)
+                steps.append(self._new_spec(node))
+            produced_at[node.id] = position
+        self._mark_stored(steps, keep, produced_at)
+        materialized = [n for n in cut.order if n.id in keep]
+        for what, why in self.refusals:
+            telemetry.log("fusion", f"not fused: {what}: {why}")
+        return Schedule(steps, materialized, self.refusals)
+
+    def _new_spec(self, node) -> KernelSpec:
+        if self.kinds[node.id] == "reduce":
+            key = _row_key(node, self.cut)
+            dims = self.cut.shape(node.args[0].shape)
+            outer = key[0] if key else tuple(d for a, d in enumerate(dims) if a not in node.attrs[0])
+            return KernelSpec(outer, (), reductions=[node], reduce_inner=key[1] if key else None)
+        return KernelSpec(self.cut.shape(node.shape), (), maps=[node])
+
+    def _fits(self, spec: KernelSpec, node) -> bool:
+        if self.kinds[node.id] == "reduce":
+            key = _row_key(node, self.cut)
+            return (key is not None and spec.reduce_inner == key[1] and spec.outer == key[0]
+                    and not spec.maps)
+        shape = self.cut.shape(node.shape)
+        if spec.maps:
+            return spec.outer + spec.inner == shape
+        if spec.reduce_inner is not None and spec.outer + spec.reduce_inner == shape:
+            return True
+        return spec.outer == shape
+
+    def _merge(self, node, deps, steps, produced_at, keep):
+        """Merge ``node``'s group into an earlier kernel; its position, or None."""
+        readers = sorted({produced_at[d] for d in deps}, reverse=True)
+        recent = [p for p in range(len(steps) - 1, max(len(steps) - 1 - MERGE_WINDOW, -1), -1)]
+        candidates = list(dict.fromkeys(readers + recent))
+        for position in candidates:
+            spec = steps[position]
+            if not isinstance(spec, KernelSpec) or any(produced_at[d] > position for d in deps):
+                continue
+            if not self._fits(spec, node):
+                continue
+            trial = self._with(spec, node)
+            try:
+                kernel = lower_kernel(self.cut, _probe_buffers(self.cut, keep), trial, "probe")
+            except NotFusable as exc:
+                self.refusals.append((f"{describe(node)} into kernel {position}", str(exc)))
+                continue
+            if sum(len(p.body) for p in kernel.phases) > MAX_FUSED_OPS * 2:
+                self.refusals.append((f"{describe(node)} into kernel {position}",
+                                      f"kernel size limit ({MAX_FUSED_OPS * 2} statements)"))
+                continue
+            steps[position] = trial
+            return position
+        if deps:
+            self.refusals.append((describe(node), "no earlier kernel with the same rows/shape"))
+        return None
+
+    def _with(self, spec, node) -> KernelSpec:
+        shape = self.cut.shape(node.shape)
+        if self.kinds[node.id] == "reduce":
+            return KernelSpec(spec.outer, spec.inner, spec.reductions + [node], list(spec.maps),
+                              set(), spec.reduce_inner)
+        inner = shape[len(spec.outer):]
+        return KernelSpec(spec.outer, inner, list(spec.reductions), spec.maps + [node], set(),
+                          spec.reduce_inner)
+
+    def _mark_stored(self, steps, keep, produced_at):
+        outputs = {n.id for n in self.cut.outputs}
+        read_elsewhere = set()
+        for position, step in enumerate(steps):
+            roots = [step.node] if isinstance(step, ExternSpec) else step.reductions + step.maps
+            for root in roots:
+                read = ({a.id for a in root.args} if isinstance(step, ExternSpec)
+                        else self.deps(root, keep))
+                read_elsewhere.update(d for d in read if produced_at.get(d) != position)
+        for step in steps:
+            if isinstance(step, KernelSpec):
+                step.stored = {n.id for n in step.maps}
+                step.stored.update(n.id for n in step.reductions
+                                   if n.id in outputs or n.id in read_elsewhere)
+
+
+def _probe_buffers(cut, keep) -> dict:
+    from .kernel_ir import Buffer
+    out = {leaf.id: Buffer(f"in{i}", leaf.dtype, "input") for i, leaf in enumerate(cut.leaves)}
+    out.update((n.id, Buffer(f"v{j}", n.dtype, "temp")) for j, n in enumerate(cut.order)
+               if n.id in keep)
+    return out
+
+
+def schedule(cut, supports) -> Schedule:
+    """Decide buffers and kernels for ``cut``; ``supports`` is the backend's capability
+    object (``node(node) -> bool``, ``reduction(combine, dtype) -> bool``)."""
+    return _Scheduler(cut, supports).run()

@@ -1,0 +1,104 @@
+"""Fusion decisions: kernel counts for the canonical patterns (issue 4), and no
+intermediate buffers for anything fused."""
+import numpy as np
+import pytest
+
+import lazynum as lnp
+
+from .llvm_harness import compiled, on_llvm
+
+RNG = np.random.default_rng(7)
+X = RNG.standard_normal((33, 70)).astype(np.float32)
+
+
+def softmax(m, x):
+    e = m.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def layernorm(m, x):
+    mu = x.mean(axis=-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mu) / m.sqrt(var + 1e-5)
+
+
+# (name, function, kernels, extern calls): the documented counts.
+CANONICAL = [
+    ("elementwise chain", lambda m, x: 2 * x + 3 * x * x - x / (x + 1), 1, 0),
+    ("mask -> sum", lambda m, x: (x * (x > 0.5)).sum(), 1, 0),
+    ("where -> sum over rows", lambda m, x: m.where(x > 0, x, 0).sum(axis=1), 1, 0),
+    ("softmax (max, sum, normalize: 3 phases)", softmax, 1, 0),
+    ("layernorm (mean, variance, normalize: 3 phases)", layernorm, 1, 0),
+    ("x - x.mean(axis)", lambda m, x: x - x.mean(axis=1, keepdims=True), 1, 0),
+    # the result keeps NumPy's 'K' layout: a free NumPy view of the kernel's output
+    ("transpose + slice + negative stride views", lambda m, x: x.T[::-2, 1:] * 2 + 1, 1, 1),
+    ("matmul epilogue: extern then fused bias+relu", lambda m, x: m.maximum(x @ x.T + 1, 0), 1, 1),
+]
+
+
+@pytest.mark.parametrize("name, fn, kernels, externs", CANONICAL, ids=[c[0] for c in CANONICAL])
+def test_canonical_patterns_compile_to_the_documented_kernel_counts(name, fn, kernels, externs):
+    value, program = compiled(fn, X)
+    assert (program.kernel_count, program.extern_count) == (kernels, externs), program.describe()
+    np.testing.assert_allclose(value, fn(np, X), rtol=2e-5, atol=1e-5)
+
+
+def test_fused_intermediates_get_no_buffer():
+    # Only the output is allocated: the chain's temporaries live in registers.
+    _, program = compiled(lambda m, x: m.sqrt(m.abs(x) + 1) * 2 - x, X)
+    assert len(program.values) == 1
+
+
+def test_a_value_read_by_an_extern_and_a_kernel_is_materialized_once():
+    def fn(m, x):
+        y = m.exp(x)
+        return m.sort(y, axis=1) + y
+    value, program = compiled(fn, X)
+    assert (program.kernel_count, program.extern_count) == (2, 1)
+    np.testing.assert_allclose(value, fn(np, X), rtol=1e-5)
+
+
+def test_refused_fusions_are_recorded_and_logged(capsys):
+    def fn(m, x):
+        s = x.sum(axis=1, keepdims=True)
+        return x + s[::-1]          # reads the row sums of *other* rows: not a row epilogue
+    with lnp.config(logs="fusion"):
+        value, program = compiled(fn, X)
+    np.testing.assert_allclose(value, fn(np, X), rtol=1e-5, atol=1e-5)
+    assert program.kernel_count == 2
+    assert "not fused" in capsys.readouterr().err
+
+
+def test_kernels_print_with_the_user_ops_they_came_from(capsys):
+    with lnp.config(logs="kernels"):
+        compiled(softmax, X)
+    err = capsys.readouterr().err
+    assert "kernel k0" in err and "phase 2 (map)" in err
+    assert "exp" in err and "test_fusion.py" in err
+
+
+def test_programs_keep_no_graph_nodes():
+    from lazynum.expr.node import Node
+    _, program = compiled(layernorm, X)
+    seen, stack = set(), [program.__dict__]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        assert not isinstance(obj, Node)
+        if isinstance(obj, dict):
+            stack.extend(obj.values())
+        elif isinstance(obj, (list, tuple, set)):
+            stack.extend(obj)
+        elif hasattr(obj, "__slots__"):
+            stack.extend(getattr(obj, s) for s in obj.__slots__ if hasattr(obj, s))
+
+
+def test_one_program_serves_every_size():
+    with on_llvm() as programs:
+        for n in (5, 17, 1000):
+            x = RNG.standard_normal((n, 3))
+            np.testing.assert_allclose(np.asarray(softmax(lnp, lnp.asarray(x))), softmax(np, x),
+                                       rtol=1e-12)
+    assert len(programs) == 1
