@@ -246,6 +246,7 @@ def stencil(peers, quick=False):
 from .cache_cases import dynamic, replay  # noqa: E402  (after the helpers they share)
 from .bounded_cases import kmeans, masked  # noqa: E402
 from .autograd_cases import logistic_gradient, mlp_step  # noqa: E402
+from .kernel_cases import kernels  # noqa: E402
 
 ALL = {
     "tracing": tracing,
@@ -257,6 +258,7 @@ ALL = {
     "replay": replay,
     "masked": masked,
     "kmeans": kmeans,
+    "kernels": kernels,
     "logistic_gradient": logistic_gradient,
     "mlp_step": mlp_step,
 }

@@ -40,6 +40,7 @@ class Entry:
 _memory: collections.OrderedDict = collections.OrderedDict()
 _history: dict = {}                 # sync site -> recent signature entries compiled there
 _warned_sites: set = set()
+_compiled_at: collections.Counter = collections.Counter()   # programs compiled per sync line
 _disk = {"dir": None, "cache": None, "source": None}
 
 
@@ -105,7 +106,8 @@ def _explain_miss(sig, site: str) -> None:
     metrics.record_recompile(site, reason)
     metrics.log("recompiles", f"compile at {site}: {reason}")
     limit = config.get().recompile_limit
-    compiled_here = metrics.recompile_counts[site]
+    _compiled_at[site] += 1
+    compiled_here = _compiled_at[site]
     if limit and compiled_here > limit and site not in _warned_sites:
         _warned_sites.add(site)
         filename, _, line = site.rpartition(":")
@@ -239,3 +241,4 @@ def clear_memory() -> None:
     _memory.clear()
     _history.clear()
     _warned_sites.clear()
+    _compiled_at.clear()

@@ -38,12 +38,16 @@ def new_target_machine():
     """A target machine for the host CPU and its features (AVX2/AVX-512 where present).
 
     An MCJIT engine takes ownership of the one it is given, so each engine gets its own.
+    The large code model: objects are loaded by separate engines at addresses that may be
+    more than 2 GB apart (from each other, from libm/libmvec, from their constants), and
+    the small model's 32-bit PC-relative relocations would abort LLVM's RuntimeDyld
+    (``isInt<32>(RealOffset)``) after enough compiles in one process.
     """
     _initialized()
     target = llvm.Target.from_triple(llvm.get_process_triple())
     return target.create_target_machine(cpu=llvm.get_host_cpu_name(),
                                         features=llvm.get_host_cpu_features().flatten(),
-                                        opt=3, reloc="pic", codemodel="default")
+                                        opt=3, reloc="pic", codemodel="large")
 
 
 @functools.lru_cache(maxsize=None)

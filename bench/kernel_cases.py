@@ -1,0 +1,151 @@
+"""Benchmarks of the fused llvm backend (issue 4): each workload written once, NumPy style.
+
+Rows: fused elementwise (``2*a + 3*b*c - a/(b+1)``, 10^7 float64; with its memory-bound
+lower bound from a STREAM-like triad of this machine), Black-Scholes-style pricing (5M
+float64, a tanh-based normal CDF: NumPy has no ``erf``), row softmax (4096x4096 float32),
+layernorm (8192x1024 float32), a 5-point heat/Jacobi stencil with in-place slice writes
+(2000x2000, 50 iterations, one sync each: every iteration after the first replays the
+cached program), and an n-body acceleration step (2000 bodies).  Peak memory of the
+lazynum run (tracemalloc, which sees NumPy's allocations) is reported against the
+inputs' and output's bytes.
+"""
+from __future__ import annotations
+
+import time
+import tracemalloc
+
+import numpy
+
+import lazynum
+
+from .harness import Case, Impl
+
+
+def _elementwise(xp, a, b, c):
+    return 2 * a + 3 * b * c - a / (b + 1)
+
+
+def _black_scholes(xp, s, k, t):
+    r, v = 0.05, 0.2
+    d1 = (xp.log(s / k) + (r + 0.5 * v * v) * t) / (v * xp.sqrt(t))
+    d2 = d1 - v * xp.sqrt(t)
+    cdf1 = 0.5 * (1 + xp.tanh(0.7978845608 * (d1 + 0.044715 * d1 ** 3)))
+    cdf2 = 0.5 * (1 + xp.tanh(0.7978845608 * (d2 + 0.044715 * d2 ** 3)))
+    return s * cdf1 - k * xp.exp(-r * t) * cdf2
+
+
+def _softmax(xp, x):
+    e = xp.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _layernorm(xp, x):
+    mu = x.mean(axis=-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mu) / xp.sqrt(var + 1e-5)
+
+
+def _heat_step(a):
+    a[1:-1, 1:-1] = 0.25 * (a[:-2, 1:-1] + a[2:, 1:-1] + a[1:-1, :-2] + a[1:-1, 2:])
+
+
+def _nbody(xp, pos, mass):
+    d = pos[None, :, :] - pos[:, None, :]
+    r2 = (d * d).sum(axis=-1) + 1e-3
+    inv = mass[None, :] / (r2 * xp.sqrt(r2))
+    return (d * inv[:, :, None]).sum(axis=1)
+
+
+def triad_bandwidth(n=10_000_000, repeat=5):
+    """Bytes per second of ``a = b + s*c`` (NumPy, out= buffers: no allocation)."""
+    b, c, a = numpy.ones(n), numpy.ones(n), numpy.empty(n)
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        numpy.multiply(c, 3.0, out=a)
+        numpy.add(a, b, out=a)
+        best = min(best, time.perf_counter() - start)
+    return 3 * 8 * n / best            # b, c read; a written once (the second pass is cached)
+
+
+def peak_bytes(fn) -> int:
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def _case(name, size, xp_fn, arrays, peers, rtol=1e-9, numexpr_text=None):
+    reference = xp_fn(numpy, *arrays)
+    case = Case(name, size, {}, reference, rtol=rtol)
+    case.impls["numpy"] = Impl(lambda: xp_fn(numpy, *arrays), value=lambda r: r)
+    lazy = [lazynum.asarray(a) for a in arrays]
+    case.impls["lazynum"] = Impl(lambda: lazynum.sync(xp_fn(lazynum, *lazy)), value=numpy.asarray)
+    if numexpr_text and "numexpr" in peers:
+        names = dict(zip("abc", arrays)) if len(arrays) == 3 else {}
+        case.impls["numexpr"] = Impl(lambda: peers["numexpr"].evaluate(numexpr_text, local_dict=names),
+                                     value=lambda r: r)
+    if "jax" in peers:
+        jax = peers["jax"]
+        f = jax.jit(lambda *xs: xp_fn(jax.numpy, *xs))
+        device = [jax.device_put(a) for a in arrays]
+        case.impls["jax"] = Impl(lambda: f(*device).block_until_ready(), value=numpy.asarray)
+    inputs = sum(a.nbytes for a in arrays) + numpy.asarray(reference).nbytes
+    lazynum.sync(xp_fn(lazynum, *lazy))                      # compiled: measure a replay
+    peak = peak_bytes(lambda: lazynum.sync(xp_fn(lazynum, *lazy)))
+    case.notes.append(f"{name}: lazynum peak memory {peak / 1e6:.0f} MB beside "
+                      f"{inputs / 1e6:.0f} MB of inputs and output")
+    return case
+
+
+def kernels(peers, quick=False):
+    rng = numpy.random.default_rng(7)
+    n = 10**5 if quick else 10**7
+    a, b, c = (rng.random(n) for _ in range(3))
+    rows = [_case("fused: 2a + 3bc - a/(b+1)", f"{n:.0e} f64".replace("+0", ""), _elementwise,
+                  (a, b, c), peers, numexpr_text="2*a + 3*b*c - a/(b+1)")]
+    bound = 4 * 8 * n / triad_bandwidth(n)
+    rows[0].notes.append(f"fused elementwise: memory-bound lower bound {bound * 1e3:.1f} ms "
+                         f"(4 x 8 bytes per element at this machine's triad bandwidth)")
+    m = 5 * 10**4 if quick else 5 * 10**6
+    s, k, t = rng.uniform(10, 100, m), rng.uniform(10, 100, m), rng.uniform(0.1, 2, m)
+    rows.append(_case("Black-Scholes (tanh CDF)", f"{m:.0e} f64".replace("+0", ""), _black_scholes,
+                      (s, k, t), peers))
+    side = 256 if quick else 4096
+    x = rng.random((side, side), dtype=numpy.float32)
+    rows.append(_case("row softmax", f"{side}x{side} f32", _softmax, (x,), peers, rtol=1e-5))
+    shape = (512, 1024) if quick else (8192, 1024)
+    y = rng.random(shape, dtype=numpy.float32)
+    rows.append(_case("layernorm", f"{shape[0]}x{shape[1]} f32", _layernorm, (y,), peers, rtol=1e-4))
+    bodies = 200 if quick else 2000
+    pos, mass = rng.standard_normal((bodies, 3)), rng.random(bodies)
+    rows.append(_case("n-body accelerations", f"{bodies} bodies f64", _nbody, (pos, mass), peers))
+    rows.append(_heat(peers, 200 if quick else 2000))
+    return rows
+
+
+def _heat(peers, side, steps=50):
+    grid = numpy.random.default_rng(8).random((side, side))
+
+    def numpy_run():
+        a = grid.copy()
+        for _ in range(steps):
+            _heat_step(a)
+        return a
+
+    def lazy_run():
+        a = lazynum.asarray(grid) * 1.0
+        for _ in range(steps):
+            _heat_step(a)
+            a.sync()                         # one program, replayed every iteration
+        return a
+    case = Case(f"heat stencil x{steps}, a sync per step", f"{side}x{side} f64", {}, numpy_run())
+    case.impls["numpy"] = Impl(numpy_run, value=lambda r: r)
+    case.impls["lazynum"] = Impl(lazy_run, value=numpy.asarray)
+    before = lazynum.metrics()["compiles"]
+    lazy_run()
+    case.notes.append(f"heat: {lazynum.metrics()['compiles'] - before} compile(s) for a "
+                      f"{steps}-iteration run after the first (the program replays)")
+    return case
