@@ -46,6 +46,7 @@ class Case:
     per: int = 1
     unit: str = "call"
     rtol: float = 1e-7
+    atol: float = 0.0               # for results with entries near zero (prices, centred values)
     min_repeat: int = 1             # short timings take more samples (a scheduler hiccup is ms)
     notes: list = field(default_factory=list)
 
@@ -102,7 +103,7 @@ def _check(case: Case, impl: Impl, result) -> str:
     want = numpy.asarray(case.reference)
     if got.shape != want.shape:
         return f"shape {got.shape} != NumPy's {want.shape}"
-    if not numpy.allclose(got, want, rtol=case.rtol, atol=0, equal_nan=True):
+    if not numpy.allclose(got, want, rtol=case.rtol, atol=case.atol, equal_nan=True):
         return f"values differ from NumPy's (max abs diff {numpy.max(numpy.abs(got - want)):.3g})"
     return ""
 

@@ -104,6 +104,16 @@ class _Scheduler:
                 self.kinds[node.id] = "extern"
         for node in cut.order:
             kind = self.kinds[node.id]
+            if kind == "extern":
+                # A view of an input handed to an extern call (X.T @ g in a matmul's
+                # gradient) is a free NumPy view: copying it in a kernel would cost a pass
+                # over the whole input, strided.
+                for a in node.args:
+                    if (self.kinds.get(a.id) == "view" and a.args
+                            and a.args[0].id not in self.pending):
+                        self.kinds[a.id] = "extern"
+        for node in cut.order:
+            kind = self.kinds[node.id]
             if kind in ("reduce", "extern"):
                 keep.add(node.id)
             if kind == "extern":
