@@ -114,6 +114,17 @@ class Float16LoopError(TypeError):
         self.loop = loop
 
 
+def _check_huge_int_into_integer_out(items, out):
+    """NumPy converts a Python int beyond int64 to a C long first when ``out`` is a bool or
+    signed integer array (uint64 takes it): OverflowError before any casting check."""
+    if not any(k is int and not _INT64_MIN <= v <= _INT64_MAX for v, k in items):
+        return
+    for target in out if isinstance(out, tuple) else (out,):
+        dtype = getattr(target, "dtype", None)
+        if dtype is not None and (dtype.kind in "bi" or (dtype.kind == "u" and dtype.itemsize < 8)):
+            raise OverflowError("Python int too large to convert to C long")
+
+
 def _check_out_casting(uf, loop, out, casting):
     """Raise NumPy's output-casting error for ``out`` (before lazynum's float16 error)."""
     outs = out if isinstance(out, tuple) else (out,)
@@ -211,6 +222,7 @@ def call(uf: np.ufunc, args, out=None, where=True, dtype=None, casting="same_kin
             _check_out_casting(uf, exc.loop, out, casting)
         raise
     if out is not None:
+        _check_huge_int_into_integer_out(items, out)
         _check_out_casting(uf, loop, out, casting)   # NumPy checks casting before shapes
     inputs = []
     for (value, key), want in zip(items, loop):

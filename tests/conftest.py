@@ -19,6 +19,15 @@ settings.register_profile("dev", max_examples=300, deadline=None,
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+@pytest.fixture(autouse=True, params=["llvm", "numpy"])
+def backend(request):
+    """Every test runs on both backends: the compiled one (the default) and the NumPy
+    reference backend, its oracle.  Tests that need one backend set it themselves."""
+    import lazynum
+    with lazynum.config(backend=request.param):
+        yield request.param
+
+
 @pytest.fixture(autouse=True)
 def _fresh_metrics():
     import lazynum
