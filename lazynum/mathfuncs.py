@@ -261,7 +261,12 @@ def isclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
     elif isinstance(y, int):
         y = float(y)
     diff = call(np.absolute, (call(np.subtract, (x, y)),))
-    tol = call(np.add, (atol, call(np.multiply, (rtol, call(np.absolute, (y,))))))
+    # NumPy writes abs(y), rtol * ..., atol + ...: Python scalars stay Python (weak) there.
+    abs_y = abs(y) if isinstance(y, float) else call(np.absolute, (y,))
+    scaled = rtol * abs_y if isinstance(rtol, (int, float)) and isinstance(abs_y, float) \
+        else call(np.multiply, (rtol, abs_y))
+    tol = atol + scaled if isinstance(atol, (int, float)) and isinstance(scaled, float) \
+        else call(np.add, (atol, scaled))
     result = call(np.bitwise_or, (
         call(np.bitwise_and, (call(np.less_equal, (diff, tol)), call(np.isfinite, (y,)))),
         call(np.equal, (x, y))))
