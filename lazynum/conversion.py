@@ -15,7 +15,7 @@ from .arraytype import ndarray, wrap
 from .expr import node as nodes
 from .expr.elementwise import CAST
 from .expr.movement import VIEW
-from .expr.shapes import broadcast_shapes, c_strides
+from .expr.shapes import broadcast_shapes, broadcast_strides, c_strides
 
 WEAK_TYPES = (bool, int, float)
 
@@ -96,13 +96,7 @@ def broadcast_node(node, shape) -> "nodes.Node":
         return node
     if broadcast_shapes(node.shape, shape) != shape:
         raise ValueError(f"could not broadcast input array from shape {node.shape} into shape {shape}")
-    lead = len(shape) - len(node.shape)
-    strides, step = [0] * len(shape), 1
-    for i in range(len(node.shape) - 1, -1, -1):
-        if node.shape[i] != 1:
-            strides[lead + i] = step
-        step *= node.shape[i]
-    return nodes.apply(VIEW, (node,), (shape, tuple(strides), 0))
+    return nodes.apply(VIEW, (node,), (shape, broadcast_strides(node.shape, shape), 0))
 
 
 def weak_scalar(value, dtype, op_name=""):

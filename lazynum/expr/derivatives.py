@@ -36,7 +36,7 @@ class NoGradient:
 
 from . import node as nodes  # noqa: E402
 from .registry import OPS  # noqa: E402
-from .shapes import c_strides, size_of  # noqa: E402
+from .shapes import broadcast_strides, c_strides, size_of  # noqa: E402
 
 INT64 = np.dtype(np.int64)
 
@@ -164,13 +164,7 @@ def broadcast_to(node, shape):
     shape = tuple(shape)
     if tuple(node.shape) == shape:
         return node
-    lead = len(shape) - len(node.shape)
-    strides, step = [0] * len(shape), 1
-    for i in range(len(node.shape) - 1, -1, -1):
-        if node.shape[i] != 1:
-            strides[lead + i] = step
-        step *= node.shape[i]
-    return nodes.apply(OPS["view"], (node,), (shape, tuple(strides), 0))
+    return nodes.apply(OPS["view"], (node,), (shape, broadcast_strides(node.shape, shape), 0))
 
 
 def full(shape, value, dtype):

@@ -104,3 +104,15 @@ def range_length(start, stop, step) -> int:
     if step > 0:
         return (stop - start + (step - 1)) // step if start < stop else 0
     return (start - stop + (-step - 1)) // -step if stop < start else 0
+
+
+def broadcast_strides(shape: tuple, target: tuple) -> tuple:
+    """Element strides viewing a C-contiguous ``shape`` as ``target`` (NumPy broadcasting:
+    size-1 and missing leading dims get stride 0).  The caller checks the shapes fit."""
+    lead = len(target) - len(shape)
+    strides, step = [0] * len(target), 1
+    for i in range(len(shape) - 1, -1, -1):
+        if shape[i] != 1:
+            strides[lead + i] = step
+        step *= shape[i]
+    return tuple(strides)
