@@ -358,7 +358,8 @@ class ufunc:
                       _fastpath.binary(self._op, self._no_cast, args[0], args[1]))
             if result is not None:
                 return result
-        if any(type(a) is _bounded_type() for a in args):     # bounded dims: lazy, checked
+        bounded = _bounded_type()
+        if any(type(a) is bounded for a in args):     # bounded dims: lazy, checked
             from .bounded import compute
             return compute.ufunc(self._np, args, dict(out=out, where=where, dtype=dtype,
                                                       casting=casting, **kwargs)
@@ -431,8 +432,15 @@ class ufunc:
 
 
 def _bounded_type():
-    from .bounded.array import BoundedArray
-    return BoundedArray
+    """``BoundedArray`` (imported on first use: lazynum.bounded imports this module)."""
+    global _BOUNDED
+    if _BOUNDED is None:
+        from .bounded.array import BoundedArray
+        _BOUNDED = BoundedArray
+    return _BOUNDED
+
+
+_BOUNDED = None
 
 
 def _given(**pairs):

@@ -274,3 +274,13 @@ def test_mathfuncs_trace_without_syncing():
                lnp.imag(x), lnp.isposinf(x)]
     assert all(isinstance(r, lnp.ndarray) for r in results)
     assert lnp.metrics()["syncs"] == 0
+
+
+def test_isclose_keeps_python_scalar_tolerances_weak_like_numpy():
+    # rtol * abs(b) is a Python float in NumPy: compared with a float32 difference it stays
+    # weak (NEP 50), which decides the result near float32's overflow limit.
+    a, b = np.array(0.0, np.float32), 3.4028235677973366e+43
+    with np.errstate(over="ignore"):
+        expected = np.isclose(a, b)
+        got = np.asarray(lnp.isclose(lnp.asarray(a), b))
+    assert got.dtype == expected.dtype and got.shape == expected.shape and got == expected

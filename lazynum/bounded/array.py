@@ -154,8 +154,7 @@ class BoundedArray:
     def materialize(self, reason: str = "bounded") -> ndarray:
         """The true-size array (one sync of the data and the sizes; cached)."""
         if self._concrete is None:
-            nodes_needed = [self._data._n()] + [s._n() for s in self._sizes if s is not None]
-            pending = [n for n in nodes_needed if n.buffer is None]
+            pending = self._pending_nodes()
             if pending:
                 sync_nodes(pending, reason)
             buffer = self._data._n().buffer
@@ -165,9 +164,13 @@ class BoundedArray:
 
     def sync(self) -> "BoundedArray":
         """Compute the data and the sizes now (an explicit sync); returns ``self``."""
-        nodes_needed = [self._data._n()] + [s._n() for s in self._sizes if s is not None]
-        sync_nodes([n for n in nodes_needed if n.buffer is None], "explicit", explicit=True)
+        sync_nodes(self._pending_nodes(), "explicit", explicit=True)
         return self
+
+    def _pending_nodes(self) -> list:
+        """The data's and the sizes' nodes still to compute (one sync computes them all)."""
+        held = [self._data._n()] + [s._n() for s in self._sizes if s is not None]
+        return [n for n in held if n.buffer is None]
 
     def __array__(self, dtype=None, copy=None):
         return self.materialize("__array__").__array__(dtype=dtype, copy=copy)
@@ -177,21 +180,6 @@ class BoundedArray:
 
     def tolist(self):
         return self.materialize("tolist").tolist()
-
-    def __bool__(self):
-        return bool(self.materialize("bool"))
-
-    def __int__(self):
-        return int(self.materialize("int"))
-
-    def __float__(self):
-        return float(self.materialize("float"))
-
-    def __index__(self):
-        return self.materialize("index").__index__()
-
-    def __iter__(self):
-        return iter(self.materialize("iter"))
 
     def __repr__(self):
         return repr(self.materialize("print"))
@@ -212,6 +200,18 @@ class BoundedArray:
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         from . import dispatch
         return dispatch.array_ufunc(ufunc, method, inputs, kwargs)
+
+
+def _through_true_size(reason, convert):
+    return lambda self: convert(self.materialize(reason))
+
+
+# Python's conversions need the values: each syncs (with its reason) and converts the
+# true-size array exactly as a lazynum array converts.
+for _name, _reason, _convert in (("__bool__", "bool", bool), ("__int__", "int", int),
+                                 ("__float__", "float", float), ("__iter__", "iter", iter),
+                                 ("__index__", "index", lambda a: a.__index__())):
+    setattr(BoundedArray, _name, _through_true_size(_reason, _convert))
 
 
 def materialized(value):

@@ -7,6 +7,7 @@ bounded array gets it materialized (one counted sync): ``array_function``.
 """
 from __future__ import annotations
 
+import functools
 import inspect
 
 import numpy as np
@@ -161,9 +162,7 @@ def _first_is_bounded(original, bounded):
         if args and isinstance(args[0], BoundedArray):
             return bounded(*args, **kwargs)
         return original(*args, **kwargs)
-    function.__name__, function.__doc__ = original.__name__, original.__doc__
-    function.__wrapped__ = original
-    return function
+    return functools.update_wrapper(function, original)
 
 
 def _producer(original, bounded):
@@ -174,9 +173,7 @@ def _producer(original, bounded):
         if args and isinstance(args[0], ndarray):
             return bounded(*args, **kwargs)
         return original(*args, **kwargs)
-    function.__name__, function.__doc__ = original.__name__, original.__doc__
-    function.__wrapped__ = original
-    return function
+    return functools.update_wrapper(function, original)
 
 
 def _where(original):
@@ -186,8 +183,7 @@ def _where(original):
         if len(xy) == 2 and any(isinstance(v, BoundedArray) for v in (condition,) + xy):
             return compute.where(condition, *xy)
         return original(condition, *xy)
-    where.__name__, where.__doc__ = original.__name__, original.__doc__
-    return where
+    return functools.update_wrapper(where, original)
 
 
 def array_ufunc(uf, method, inputs, kwargs):
@@ -256,9 +252,7 @@ def _any_bounded_sequence(original, bounded):
         if isinstance(arrays, list) and any(isinstance(a, BoundedArray) for a in arrays):
             return bounded(arrays, *args, **kwargs)
         return original(arrays, *args, **kwargs)
-    function.__name__, function.__doc__ = original.__name__, original.__doc__
-    function.__wrapped__ = original
-    return function
+    return functools.update_wrapper(function, original)
 
 
 def _any_bounded_pair(original, bounded):
@@ -266,9 +260,7 @@ def _any_bounded_pair(original, bounded):
         if (isinstance(a, BoundedArray) or isinstance(b, BoundedArray)) and not args and not kwargs:
             return bounded(a, b)
         return original(materialized(a), materialized(b), *args, **kwargs)
-    function.__name__, function.__doc__ = original.__name__, original.__doc__
-    function.__wrapped__ = original
-    return function
+    return functools.update_wrapper(function, original)
 
 
 def _unique(original):
@@ -282,9 +274,7 @@ def _unique(original):
             raise NotImplementedError("unique(size=) needs a lazy input and axis=None")
         return original(materialized(ar), return_index, return_inverse, return_counts, axis,
                         equal_nan=equal_nan, sorted=sorted)
-    unique.__name__, unique.__doc__ = original.__name__, original.__doc__
-    unique.__wrapped__ = original
-    return unique
+    return functools.update_wrapper(unique, original)
 
 def _compress(original):
     def compress(condition, a, axis=None, out=None):
@@ -292,9 +282,7 @@ def _compress(original):
         if out is None and isinstance(condition, ndarray):
             return producers.compress(condition, a, axis=axis)
         return original(condition, a, axis=axis, out=out)
-    compress.__name__, compress.__doc__ = original.__name__, original.__doc__
-    compress.__wrapped__ = original
-    return compress
+    return functools.update_wrapper(compress, original)
 
 
 def _namespace_form(name):

@@ -7,6 +7,7 @@ result sharing the size, so no sync.
 """
 from __future__ import annotations
 
+import functools
 import operator
 
 import numpy as np
@@ -75,9 +76,7 @@ def factory(maker):
         bounds = tuple(d.bound if isinstance(d, LazySize) else d for d in dims)
         sizes = tuple(d.value if isinstance(d, LazySize) else None for d in dims)
         return BoundedArray(maker(bounds, *args, **kwargs), sizes)
-    function.__name__, function.__doc__ = maker.__name__, maker.__doc__
-    function.__wrapped__ = maker
-    return function
+    return functools.update_wrapper(function, maker)
 
 
 def arange(original):
@@ -87,6 +86,4 @@ def arange(original):
             n = args[0]
             return BoundedArray(creation.arange(int(n.bound), **kwargs), (n.value,))
         return original(*(int(a) if isinstance(a, LazySize) else a for a in args), **kwargs)
-    function.__name__, function.__doc__ = original.__name__, original.__doc__
-    function.__wrapped__ = original
-    return function
+    return functools.update_wrapper(function, original)
