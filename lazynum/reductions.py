@@ -26,7 +26,7 @@ from .expr import node as nodes
 from .expr.elementwise import SELECT, UFUNC_OPS, loop_signature
 from .expr.extern import SORT
 from .expr.checks import ASSERT_ALL
-from .expr.movement import CONCATENATE, VIEW
+from .expr.movement import CONCATENATE, VIEW, literal
 from .expr.reduce import (ARGMAX, ARGMIN, CUMPROD, CUMSUM, REDUCE_ALL, REDUCE_ANY, REDUCE_FMAX,
                           REDUCE_FMIN, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD, REDUCE_SUM)
 from .expr.shapes import c_strides, normalize_axes, normalize_axis, size_of
@@ -154,7 +154,9 @@ def _reduce(name, a, axis, dtype=None, out=None, keepdims=False, initial=_NoValu
         if initial is None:
             raise ValueError(f"reduction operation '{name}' does not have an identity, so to "
                              "use a where mask one has to specify 'initial'")
-        fill = _scalar(initial if identity is None else identity, acc)
+        # The identity is the op's own constant (a literal: equal fills are one node, so
+        # sum/mean/var over one mask share their passes); a user's initial is a parameter.
+        fill = _scalar(initial, acc) if identity is None else literal(identity, acc)
         x = _apply(SELECT, (_mask(where, x.shape), x, fill), ())
     elif initial is None and size_of(x.shape) == 0:
         getattr(np, name).reduce(np.empty(x.shape, acc), axis=axes, initial=None)  # its error

@@ -95,15 +95,22 @@ class BoundedArray:
         The padded values; ``data.shape`` is the bound shape.
     sizes : tuple
         Per dim: None (a regular dim) or a lazy 0-d int64 array (the run-time size).
+    rows : tuple, optional
+        ``(source, keep)`` when ``data`` is ``compact(source, keep)`` along axis 0 (the
+        only bounded dim): the same values before compaction, in place, with the mask that
+        selects them.  Order-free reductions over axis 0 read ``source`` under ``keep``
+        instead of ``data`` and so never need the compaction (both forms stay lazy: the
+        one no result reads is never computed).
     """
-    __slots__ = ("_data", "_sizes", "_concrete", "__weakref__")
+    __slots__ = ("_data", "_sizes", "_rows", "_concrete", "__weakref__")
     __array_priority__ = 101
 
-    def __init__(self, data: ndarray, sizes: tuple):
+    def __init__(self, data: ndarray, sizes: tuple, rows: tuple | None = None):
         if len(sizes) != data.ndim:
             raise ValueError("one size (or None) per dim")
         self._data = data
         self._sizes = tuple(sizes)
+        self._rows = rows
         self._concrete = None
 
     # -- shape -------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import creation, dtypes, manipulation, mathfuncs, reductions, sorting
+from .. import creation, dtypes, manipulation, mathfuncs, reductions, sorting, telemetry
 from ..arraytype import ndarray, wrap
 from ..conversion import to_array
 from ..expr import node as nodes
@@ -84,17 +84,51 @@ def ufunc(uf, inputs, kwargs):
     if kwargs.get("out") is not None or kwargs.get("where", True) is not True:
         return ufuncs.UFUNCS[uf.__name__](*materialized(inputs), **kwargs)
     arrays, sizes = align(inputs)
-    result = ufuncs.UFUNCS[uf.__name__](*arrays, **kwargs)
+    fn = ufuncs.UFUNCS[uf.__name__]
+    result = fn(*arrays, **kwargs)
+    source = source_rows(inputs)
+    if source is not None:
+        operands, keep = source
+        shadow = fn(*operands, **kwargs)
+        if isinstance(result, tuple):
+            return tuple(_wrap(r, sizes, (s, keep)) for r, s in zip(result, shadow))
+        return _wrap(result, sizes, (shadow, keep))
     if isinstance(result, tuple):
         return tuple(_wrap(r, sizes) for r in result)
     return _wrap(result, sizes)
 
 
-def _wrap(result, sizes):
+def source_rows(operands):
+    """``(operands before compaction, keep)`` when an elementwise op over ``operands`` can
+    run on the uncompacted rows: every bounded operand is compacted by the same ``keep``
+    (``BoundedArray._rows``) and no other operand varies along that axis (it would line up
+    with the compacted rows, not the source's).  None otherwise."""
+    ndim = max(np.ndim(x) if not isinstance(x, BoundedArray) else x.ndim for x in operands)
+    keep, out = None, []
+    for x in operands:
+        if isinstance(x, BoundedArray):
+            if x._rows is None or x.ndim != ndim:
+                return None
+            source, k = x._rows
+            if keep is not None and k._n() is not keep._n():
+                return None
+            keep = k
+            out.append(source)
+        else:
+            if np.ndim(x) == ndim and np.shape(x)[0] != 1:
+                return None
+            out.append(x)
+    return None if keep is None else (out, keep)
+
+
+def _wrap(result, sizes, rows=None):
     if not isinstance(result, ndarray) or all(s is None for s in sizes):
         return result
     lead = result.ndim - len(sizes)
-    return BoundedArray(result, (None,) * lead + tuple(sizes))
+    if rows is not None and (lead or not isinstance(rows[0], ndarray)
+                             or tuple(rows[0].shape) != tuple(result.shape)):
+        rows = None
+    return BoundedArray(result, (None,) * lead + tuple(sizes), rows)
 
 
 # --- reductions -------------------------------------------------------------------------------
@@ -120,11 +154,24 @@ def reduce(name, y, axis=None, keepdims=False, **kwargs):
     fn = getattr(reductions, name)
     if not reduced_bounded:
         result = fn(y._data, axis=axis, keepdims=keepdims, **kwargs)
-    elif name in _EXTREMES:
-        result = _extreme(name, y, axis, axes, keepdims, reduced_bounded, kwargs)
-    else:
+        rows = None if y._rows is None else (
+            fn(y._rows[0], axis=axis, keepdims=keepdims, **kwargs), y._rows[1])
+        return _wrap(result, _remaining(y, axes, keepdims), rows)
+    data, mask = y._data, None
+    if y._rows is not None:
+        # Order-free over the selected rows: reduce the source under the selecting mask,
+        # so the compaction is never computed for this result.
+        source, keep = y._rows
+        data = source
+        mask = manipulation.broadcast_to(keep.reshape((-1,) + (1,) * (y.ndim - 1)), source.shape)
+        telemetry.log("fusion", f"{name} of a masked selection reduces the unselected rows "
+                                "under the mask (no compaction)")
+    if mask is None:
         mask = manipulation.broadcast_to(y.valid_mask(reduced_bounded), y._data.shape)
-        result = fn(y._data, axis=axis, keepdims=keepdims, where=mask, **kwargs)
+    if name in _EXTREMES:
+        result = _extreme(name, y, data, mask, axis, axes, keepdims, kwargs)
+    else:
+        result = fn(data, axis=axis, keepdims=keepdims, where=mask, **kwargs)
     return _wrap(result, _remaining(y, axes, keepdims))
 
 
@@ -136,10 +183,9 @@ def _count(y, axes):
     return count
 
 
-def _extreme(name, y, axis, axes, keepdims, reduced_bounded, kwargs):
+def _extreme(name, y, data, mask, axis, axes, keepdims, kwargs):
     fill = _lowest(y.dtype) if _EXTREMES[name] == "maximum" else _highest(y.dtype)
-    mask = manipulation.broadcast_to(y.valid_mask(reduced_bounded), y._data.shape)
-    result = getattr(reductions, name)(y._data, axis=axis, keepdims=keepdims, where=mask,
+    result = getattr(reductions, name)(data, axis=axis, keepdims=keepdims, where=mask,
                                        initial=fill, **kwargs)
     ufunc_name = _EXTREMES[name]
     return checked(result, _count(y, axes) > 0, "ValueError",
@@ -205,7 +251,8 @@ def where(condition, x, y):
 
 
 def astype(y, dtype, **kwargs):
-    return BoundedArray(y._data.astype(dtype, **kwargs), y._sizes)
+    rows = None if y._rows is None else (y._rows[0].astype(dtype, **kwargs), y._rows[1])
+    return BoundedArray(y._data.astype(dtype, **kwargs), y._sizes, rows)
 
 
 # --- contractions --------------------------------------------------------------------------------

@@ -45,6 +45,8 @@ def _inplace(name):
             raise TypeError(f"Cannot cast ufunc '{name}' output from {result.dtype} to "
                             f"{self.dtype} with casting rule 'same_kind'")
         self._data, self._sizes = result._data.astype(self.dtype), result._sizes
+        self._rows = None if result._rows is None else (
+            result._rows[0].astype(self.dtype), result._rows[1])
         self._concrete = None
         return self
     return method
@@ -63,11 +65,13 @@ def _setitem(self, key, value):
             and np.ndim(value) == 0):
         keep = key._data.reshape((-1,) + (1,) * (self.ndim - 1))
         self._data = mathfuncs.where(keep, np.asarray(value).astype(self.dtype), self._data)
+        self._rows = None           # the compacted rows changed; the source did not
         self._concrete = None
         return
     concrete = self.materialize()
     concrete[materialized(key)] = materialized(value)
     self._data, self._sizes, self._concrete = concrete, (None,) * concrete.ndim, None
+    self._rows = None
 
 
 def _bound_call(fn, args, kwargs):

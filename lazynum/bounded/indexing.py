@@ -14,7 +14,7 @@ from .. import creation, dtypes, mathfuncs, ufuncs
 from ..arraytype import ndarray
 from ..conversion import to_array
 from .array import BoundedArray, materialized
-from .compute import checked
+from .compute import checked, source_rows
 from .producers import _compact
 
 
@@ -38,6 +38,13 @@ def _mask_of_mask(y, mask):
         return y.materialize()[mask.materialize()]
     keep = mask._data & (creation.arange(mask._data.shape[0]) < mask._sizes[0])
     data, count = _compact(y._data, keep)
+    source = source_rows((y, mask))
+    if source is not None and all(s is None for s in y._sizes[1:]):
+        # Both are rows of one selection: the result is the source's rows under both
+        # masks (its count needs no compaction either).
+        (rows, inner), outer = source[0], source[1]
+        both = outer & inner
+        return BoundedArray(data, (both.astype(dtypes.INT64).sum(),) + y._sizes[1:], (rows, both))
     if mask._sizes[0] is not y._sizes[0]:
         count = checked(count, mask._sizes[0] == y._sizes[0], "IndexError",
                         "boolean index did not match indexed array along axis 0 (run-time sizes)")

@@ -38,8 +38,9 @@ def mask_select(x: ndarray, mask: ndarray) -> BoundedArray:
                              f"of axis is {size} but size of corresponding boolean axis is "
                              f"{mask.shape[j]}")
     n = size_of(x.shape[:k])
-    data, size = _compact(x.reshape((n,) + tuple(x.shape[k:])), mask.reshape(n))
-    return BoundedArray(data, (size,) + (None,) * (x.ndim - k))
+    rows, keep = x.reshape((n,) + tuple(x.shape[k:])), mask.reshape(n)
+    data, size = _compact(rows, keep)
+    return BoundedArray(data, (size,) + (None,) * (x.ndim - k), (rows, keep))
 
 
 def _flat_indices(a):
@@ -48,8 +49,9 @@ def _flat_indices(a):
         raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
                          "np.atleast_1d(scalar).nonzero() instead.")
     flat = (a != 0).reshape(-1) if a.dtype != dtypes.BOOL else a.reshape(-1)
-    data, size = _compact(creation.arange(a.size), flat)
-    return a, data, size
+    positions = creation.arange(a.size)
+    data, size = _compact(positions, flat)
+    return a, BoundedArray(data, (size,), (positions, flat)), size
 
 
 def nonzero(a, *, size=None, fill_value=0) -> tuple:
@@ -63,7 +65,7 @@ def nonzero(a, *, size=None, fill_value=0) -> tuple:
     for d in reversed(a.shape):
         coords.append((flat // stride) % d if d != 1 else flat * 0)
         stride = stride * d
-    result = tuple(BoundedArray(c, (count,)) for c in reversed(coords))
+    result = tuple(reversed(coords))
     if size is None:
         return result
     return tuple(_static(r, operator.index(size), fill_value) for r in result)
@@ -82,8 +84,7 @@ def _static(result: BoundedArray, size: int, fill_value):
 
 def flatnonzero(a) -> BoundedArray:
     """Indices of the non-zero elements of the flattened ``a`` (bounded, no sync)."""
-    _, flat, size = _flat_indices(to_array(a).reshape(-1))
-    return BoundedArray(flat, (size,))
+    return _flat_indices(to_array(a).reshape(-1))[1]
 
 
 def argwhere(a) -> BoundedArray:
@@ -116,7 +117,9 @@ def compress(condition, a, axis=None) -> BoundedArray:
     data, size = _compact(rows, cond)
     sizes = [None] * a.ndim
     sizes[axis] = size
-    return BoundedArray(manipulation.moveaxis(data, 0, axis) if axis else data, tuple(sizes))
+    if axis == 0:
+        return BoundedArray(data, tuple(sizes), (rows, cond))
+    return BoundedArray(manipulation.moveaxis(data, 0, axis), tuple(sizes))
 
 
 def extract(condition, arr) -> BoundedArray:
@@ -174,6 +177,12 @@ def mask_assign(x: ndarray, mask: ndarray, value: BoundedArray) -> None:
         x[mask] = value.materialize()
         return
     flat = mask.reshape(n)
+    if value._rows is not None and value._rows[1]._n() is flat._n():
+        # x[m] = f(x[m]): the value's rows are already where the mask puts them.
+        keep = flat.reshape((n,) + (1,) * len(rest))
+        updated = mathfuncs.where(keep, value._rows[0].astype(x.dtype), x.reshape((n,) + rest))
+        x[...] = updated.reshape(x.shape)
+        return
     count = flat.astype(dtypes.INT64).sum()
     bound = int(value._data.shape[0])
     position = reductions.cumsum(flat.astype(dtypes.INT64)) - 1

@@ -13,6 +13,7 @@ import numpy as np
 from .. import dtypes
 from .registry import register
 from .shapes import normalize_axis, size_of
+from .node import apply as _apply_node
 
 
 def view_extent(shape, strides, offset) -> tuple:
@@ -185,6 +186,32 @@ IOTA = register("iota", "creation", shape=_iota_shape, dtype=lambda args, attrs:
 IOTA.vjp = _d.NOT_FLOAT
 
 
+def _literal_value(attrs):
+    text, dtype = attrs
+    return np.array(float(text) if dtype.kind == "f" else int(text), dtype=dtype)
+
+
+LITERAL = register("literal", "creation", shape=lambda args, attrs: (),
+                   dtype=lambda args, attrs: attrs[1],
+                   reference=lambda arrays, attrs: _literal_value(attrs),
+                   doc="A 0-d constant that lazynum itself introduces (a reduction's identity, "
+                       "a padding fill): its value is part of the key, so equal ones are one "
+                       "node.  User scalars are never literals (they are runtime parameters).")
+LITERAL.vjp = _d.NoGradient("a constant")
+
+
+def literal(value, dtype):
+    """The interned 0-d ``dtype`` constant ``value`` (see ``LITERAL``).
+
+    The key holds the value's text (``repr`` of the converted value), so 0.0 and -0.0 stay
+    distinct while equal values share one node (CSE across reductions' fills).
+    """
+    dtype = np.dtype(dtype)
+    converted = np.array(value).astype(dtype).item()
+    text = repr(float(converted)) if dtype.kind == "f" else str(int(converted))
+    return _apply_node(LITERAL, (), (text, dtype))
+
+
 # --- kernel lowerings (lazynum.compile) ------------------------------------------------------
 # A view is index math (the scheduler composes it into its consumers' addresses, never a
 # copy); iota is the loop index itself.  Writes into views and concatenation are extern
@@ -200,7 +227,12 @@ def _iota_lowering(builder, node, args):
     return builder.loop_index(node.attrs[1])
 
 
+def _literal_lowering(builder, node, args):
+    return builder.const(_literal_value(node.attrs).item(), node.dtype)
+
+
 declare_lowering(VIEW, _view_lowering)
 declare_lowering(IOTA, _iota_lowering)
+declare_lowering(LITERAL, _literal_lowering)
 declare_lowering(VIEW_SCATTER, EXTERN)
 declare_lowering(CONCATENATE, EXTERN)
