@@ -19,7 +19,7 @@ from ..expr import node as nodes
 from ..expr.shapes import normalize_axis, size_of
 from .array import BoundedArray
 from .compute import checked
-from .ops import COMPACT
+from ..expr.compaction import COMPACT
 
 
 def _compact(rows: ndarray, keep: ndarray):

@@ -83,8 +83,21 @@ EXTERN = "extern"
 KERNEL = "kernel"
 
 
+class Routine:
+    """A lowering by a named routine that each compiled backend writes itself: an op that
+    is a fusion boundary but not a NumPy call (stream compaction is a scan, which the
+    fused-loop IR does not express).  A backend without the routine calls the reference."""
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self):
+        return f"Routine({self.name!r})"
+
+
 def declare_lowering(op: Op, lowering=EXTERN) -> Op:
-    """Set ``op``'s kernel lowering (a callable, or ``EXTERN``); returns ``op``."""
+    """Set ``op``'s kernel lowering (a callable, ``EXTERN`` or a ``Routine``); returns ``op``."""
     op.lowerings[KERNEL] = lowering
     return op
 

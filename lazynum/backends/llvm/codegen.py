@@ -330,13 +330,16 @@ class KernelCodegen:
         return "\n".join(body + entry)
 
 
-def module_text(kernels, layout, triple: str, data_layout: str) -> str:
-    """One LLVM module holding every kernel of a program."""
-    functions, declarations = [], set()
+def module_text(kernels, layout, triple: str, data_layout: str, routines=(),
+                routine_declarations=()) -> str:
+    """One LLVM module holding every kernel of a program (and the IR text of the backend
+    routines it calls, e.g. stream compaction)."""
+    functions, declarations = [], set(routine_declarations)
     for kernel in kernels:
         gen = KernelCodegen(kernel, layout)
         functions.append(gen.function())
         declarations |= gen.e.declarations
+    functions.extend(routines)
     header = [f'target triple = "{triple}"', f'target datalayout = "{data_layout}"', ""]
     attrs = ["attributes #0 = { nounwind willreturn memory(none) }",
              "attributes #1 = { nounwind alwaysinline }"]

@@ -20,7 +20,8 @@ from ...compile.kernel_ir import Buffer, format_kernel
 from ...compile.lowering import lower_kernel
 from ...compile.schedule import ExternSpec, schedule
 from ..reference import InternalError
-from . import buffer_pool, codegen, jit, workers
+from ...expr.registry import KERNEL, Routine
+from . import buffer_pool, codegen, compaction, jit, workers
 from .capabilities import SUPPORTS
 
 KERNEL_SIGNATURE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
@@ -89,6 +90,16 @@ class ExternStep:
         self.op, self.attrs, self.args, self.out, self.step = op, attrs, args, out, step
 
 
+class RoutineStep:
+    """A call of a backend routine compiled into the program's module (``compaction``):
+    ``functions`` are its entry points; ``args`` and ``out`` value numbers."""
+    __slots__ = ("routine", "functions", "args", "out", "step")
+
+    def __init__(self, routine, functions, args, out, step):
+        self.routine, self.functions, self.args, self.out, self.step = (
+            routine, tuple(functions), args, out, step)
+
+
 class Program:
     """What ``compile`` returns (see the module docstring)."""
 
@@ -129,6 +140,8 @@ class Program:
             for index, step in enumerate(self.steps):
                 if isinstance(step, KernelStep):
                     self._launch(step, values, sizes, size_ptr, stride_ptr)
+                elif isinstance(step, RoutineStep):
+                    self._routine(step, values, sizes)
                 else:
                     self._extern(step, values, sizes, sites)
                 for number in self.releases.get(index, ()):
@@ -151,6 +164,12 @@ class Program:
         extent = evaluate(step.extent, sizes) if step.extent is not None else 1
         workers.launch(self._fns[step.name], pointers, size_ptr, stride_ptr, extent,
                        evaluate(step.work, sizes))
+
+    def _routine(self, step, values, sizes) -> None:
+        dtype, shape = self.values[step.out - self.n_inputs]
+        count_fn, scatter_fn = (self._fns[name] for name in step.functions)
+        values[step.out] = compaction.run(count_fn, scatter_fn, values[step.args[0]],
+                                          values[step.args[1]], _shape_value(shape, sizes))
 
     def _extern(self, step, values, sizes, sites) -> None:
         op = step.op
@@ -189,6 +208,9 @@ class Program:
         for step in self.steps:
             if isinstance(step, KernelStep):
                 lines.append(self.texts.get(step.name, f"kernel {step.name}"))
+            elif isinstance(step, RoutineStep):
+                lines.append(f"routine {step.routine} {'/'.join(step.functions)}"
+                             f"(values {step.args}) -> value {step.out}")
             else:
                 lines.append(f"extern call {step.op.name}(values {step.args}) -> value {step.out}")
         return "\n".join(lines)
@@ -248,12 +270,20 @@ def build(cut) -> Program:
     numbers, values = _value_numbers(cut, sched, None)
     buffers = _buffers(cut, numbers)
     order_index = {n.id: j for j, n in enumerate(cut.order)}
-    steps, kernels = [], []
+    steps, kernels, routines = [], [], {}
     for spec in sched.steps:
         if isinstance(spec, ExternSpec):
             node = spec.node
-            steps.append(ExternStep(node.op, cut.attrs(node), [numbers[a.id] for a in node.args],
-                                    numbers[node.id], order_index[node.id]))
+            args = [numbers[a.id] for a in node.args]
+            routine = _routine(node)
+            if routine is not None:
+                name = routines.setdefault(node.dtype.itemsize, f"compact{node.dtype.itemsize}")
+                _, functions = compaction.functions(name, node.dtype.itemsize)
+                steps.append(RoutineStep(routine, functions, args, numbers[node.id],
+                                         order_index[node.id]))
+                continue
+            steps.append(ExternStep(node.op, cut.attrs(node), args, numbers[node.id],
+                                    order_index[node.id]))
             continue
         kernel = lower_kernel(cut, buffers, spec, f"k{len(kernels)}")
         kernels.append(kernel)
@@ -271,19 +301,33 @@ def build(cut) -> Program:
     kernels = _share_identical_kernels(kernels, steps, layout)
     texts = {k.name: format_kernel(k) for k in kernels}
     obj, names = b"", [k.name for k in kernels]
-    if kernels:
+    routine_texts = []
+    for itemsize, name in routines.items():
+        text, functions = compaction.functions(name, itemsize)
+        routine_texts.append(text)
+        names.extend(functions)
+    if kernels or routines:
         text = codegen.module_text(kernels, layout, jit.target_machine().triple,
-                                   str(jit.target_machine().target_data))
+                                   str(jit.target_machine().target_data), routine_texts,
+                                   compaction.DECLARATIONS if routines else ())
         _, obj = jit.compile_module(text)
         if telemetry.enabled("kernels"):
             for k in kernels:
                 telemetry.log("kernels", texts[k.name])
     program = Program(len(cut.leaves), list(cut.leaf_contiguous), values, steps, outputs, releases,
                       obj, names, texts, scalars)
-    program.llvm_source = text if kernels else ""
+    program.llvm_source = text if kernels or routines else ""
     telemetry.log("kernels", f"compiled {len(kernels)} kernels, {program.extern_count} extern "
                              f"calls in {(time.perf_counter() - start) * 1e3:.1f} ms")
     return program
+
+
+def _routine(node):
+    """The backend routine computing ``node`` here, or None (then its reference runs)."""
+    lowering = node.op.lowerings.get(KERNEL)
+    if isinstance(lowering, Routine) and lowering.name == "compact" and compaction.supports(node.dtype):
+        return lowering.name
+    return None
 
 
 def _canonical_text(kernel, layout) -> str:

@@ -20,6 +20,7 @@ _ALLOWED = {
     ("lazynum.compile.cut", "SizeSlot"), ("lazynum.compile.cut", "AttrTemplate"),
     ("lazynum.compile.index_expr", "Index"),
     ("lazynum.backends.llvm.program", "KernelStep"), ("lazynum.backends.llvm.program", "ExternStep"),
+    ("lazynum.backends.llvm.program", "RoutineStep"),
     ("lazynum.expr.registry", "lookup"),
     ("copyreg", "_reconstructor"), ("builtins", "object"),
 }

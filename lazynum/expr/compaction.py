@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..expr.registry import EXTERN, declare_lowering, register
+from .registry import Routine, declare_lowering, register
 
 
 def _compact_shape(args, attrs):
@@ -36,11 +36,13 @@ COMPACT = register(
     reference=_compact_reference,
     doc="Rows of values (arg 0) where keep (arg 1) is true, moved to the front in order; "
         "the rest zero (the padded storage of a bounded dim).")
-declare_lowering(COMPACT, EXTERN)      # a scan kernel is future work: NumPy inside the program
+# Not a fused loop (the kernel IR has no scan): a routine each compiled backend provides
+# (llvm: backends/llvm/compaction.py, a chunked two-pass scan); its reference elsewhere.
+declare_lowering(COMPACT, Routine("compact"))
 
 
 # --- reverse mode (lazynum.autograd) -----------------------------------------------------------
-from ..expr import derivatives as _d  # noqa: E402
+from . import derivatives as _d  # noqa: E402
 
 
 def _compact_vjp(node, g):
