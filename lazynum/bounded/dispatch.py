@@ -14,7 +14,8 @@ import numpy as np
 
 from .. import reductions
 from ..arraytype import ndarray
-from . import compute, indexing as bounded_indexing, joins, producers, unique as bounded_unique
+from . import compute, indexing as bounded_indexing, joins, producers, reshape as bounded_reshape, \
+    unique as bounded_unique
 from .array import BoundedArray, materialized
 
 _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
@@ -136,12 +137,6 @@ def _transpose(self, *axes):
     return BoundedArray(self._data.transpose(order), tuple(self._sizes[a] for a in order))
 
 
-def _ravel(self, order="C"):
-    if self.ndim == 1:
-        return BoundedArray(self._data.copy() if order == "copy" else self._data, self._sizes)
-    return self.materialize().ravel(order)
-
-
 # Namespace functions (not ufuncs: those dispatch in lazynum.ufuncs) that map elementwise.
 ELEMENTWISE_FUNCTIONS = ("clip", "round", "around", "nan_to_num", "fix", "real", "imag")
 
@@ -150,8 +145,9 @@ METHODS = {
     "transpose": _transpose,
     "T": property(lambda self: _transpose(self)),
     "copy": lambda self, order="C": BoundedArray(self._data.copy(), self._sizes),
-    "ravel": _ravel,
-    "flatten": lambda self, order="C": _ravel(self, "copy"),
+    "reshape": bounded_reshape.reshape,
+    "ravel": bounded_reshape.ravel,
+    "flatten": lambda self, order="C": bounded_reshape.ravel(self, "copy" if order == "C" else order),
     **{name: _reduction(name) for name in compute.REDUCTIONS},
     "argmax": _arg("argmax"), "argmin": _arg("argmin"),
     "cumsum": _scan("cumsum"), "cumprod": _scan("cumprod"),
@@ -227,6 +223,8 @@ def install(namespace) -> None:
         setattr(BoundedArray, f"__{op}__", lambda self, uf=uf: compute.ufunc(uf, (self,), {}))
     for name, method in METHODS.items():
         setattr(BoundedArray, name, method)
+    namespace.reshape = _first_is_bounded(namespace.reshape, _reshape_function)
+    namespace.ravel = _first_is_bounded(namespace.ravel, bounded_reshape.ravel)
     for name in compute.REDUCTIONS + ("cumsum", "cumprod", "argmax", "argmin", "sort", "argsort"):
         original = getattr(namespace, name)
         setattr(namespace, name, _first_is_bounded(original, _namespace_form(name)))
@@ -271,7 +269,7 @@ def _unique(original):
     def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None,
                *, equal_nan=True, sorted=True, size=None, fill_value=None):  # noqa: A002
         lazy = isinstance(ar, (ndarray, BoundedArray))
-        if lazy and axis is None and sorted and not (return_inverse and isinstance(ar, BoundedArray)):
+        if lazy and axis is None and sorted:
             return bounded_unique.unique(ar, return_index, return_inverse, return_counts,
                                          equal_nan=equal_nan, size=size, fill_value=fill_value)
         if size is not None:
@@ -287,6 +285,11 @@ def _compress(original):
             return producers.compress(condition, a, axis=axis)
         return original(condition, a, axis=axis, out=out)
     return functools.update_wrapper(compress, original)
+
+
+def _reshape_function(a, shape=None, order="C", *, newshape=None, copy=None):
+    result = bounded_reshape.reshape(a, shape if newshape is None else newshape, order=order)
+    return result if not copy else result.copy()
 
 
 def _namespace_form(name):

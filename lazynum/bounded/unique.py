@@ -13,7 +13,6 @@ import operator
 import numpy as np
 
 from .. import creation, dtypes, joining, mathfuncs, reductions, sorting, ufuncs
-from ..arraytype import ndarray
 from ..conversion import to_array
 from .array import BoundedArray
 from .compute import _highest
@@ -27,6 +26,8 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     ``size``/``fill_value`` (JAX's keywords) give static-shape results instead: the first
     ``size`` unique values, the rest ``fill_value`` (default: the smallest unique value).
     """
+    if isinstance(ar, BoundedArray) and ar.ndim != 1:
+        ar = ar.materialize()
     values, valid, n = _flat_input(ar)
     order = sorting.argsort(values, kind="stable")
     ordered = values.take(order)
@@ -44,7 +45,9 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
         run = reductions.cumsum(first.astype(dtypes.INT64)) - 1
         inverse = creation.zeros(n, dtype=np.int64)
         inverse[order] = run
-        out.append(inverse.reshape(ar.shape) if isinstance(ar, ndarray) else inverse)
+        # a bounded input's inverse is bounded like it (its padding maps past the runs)
+        out.append(BoundedArray(inverse, ar._sizes) if isinstance(ar, BoundedArray)
+                   else inverse.reshape(ar.shape))
     if return_counts:
         out.append(BoundedArray(_counts(first, count, valid, n), (count,)))
     if size is not None:
@@ -54,13 +57,10 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 
 def _flat_input(ar):
     if isinstance(ar, BoundedArray):
-        if ar.ndim != 1:
-            ar = ar.materialize()
-        else:
-            valid = ar.valid_mask()
-            last = np.nan if ar.dtype.kind == "f" else _highest(ar.dtype)
-            values = mathfuncs.where(valid, ar._data, np.array(last, dtype=ar.dtype))
-            return values, valid, int(ar._data.shape[0])
+        valid = ar.valid_mask()
+        last = np.nan if ar.dtype.kind == "f" else _highest(ar.dtype)
+        values = mathfuncs.where(valid, ar._data, np.array(last, dtype=ar.dtype))
+        return values, valid, int(ar._data.shape[0])
     values = to_array(ar).reshape(-1)
     return values, None, values.shape[0]
 

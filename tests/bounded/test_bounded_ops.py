@@ -47,10 +47,13 @@ def test_unique_matches_numpy_lazily(x, index, inverse, counts):
 def test_unique_of_a_masked_selection_with_nans(x, t):
     x = np.where(x > 5, np.nan, x)
     a = lnp.asarray(x)
-    values, counts = lnp.unique(a[~(a < t)], return_counts=True)
-    ref_values, ref_counts = np.unique(x[~(x < t)], return_counts=True)
-    assert_same(values, ref_values)
-    assert_same(counts, ref_counts)
+    lnp.reset_metrics()
+    values, index, inverse, counts = lnp.unique(a[~(a < t)], return_index=True,
+                                                return_inverse=True, return_counts=True)
+    assert syncs() == 0
+    expected = np.unique(x[~(x < t)], return_index=True, return_inverse=True, return_counts=True)
+    for got, want in zip((values, index, inverse, counts), expected):
+        assert_same(got, want)
 
 
 @given(S.arrays(S.st.just(np.dtype(np.float64)), S.shapes(min_dims=1, max_dims=3, min_side=0, max_side=5),
@@ -182,3 +185,35 @@ def test_basic_keys_on_the_regular_dims_of_a_bounded_array(x, t, key):
     got = y[key]
     assert syncs() == 0 and isinstance(got, lnp.BoundedArray)
     assert_same(got, x[keep][key])
+
+
+@given(S.arrays(S.st.just(np.dtype(np.float64)), S.shapes(min_dims=2, max_dims=2, min_side=1, max_side=5),
+                small=True), st.floats(-1e3, 1e3),
+       st.sampled_from(["ravel", "flatten", "flat_reshape", "column", "row_block", "lazy_size"]))
+def test_reshapes_that_keep_the_padding_apart_stay_lazy(x, t, form):
+    a = lnp.asarray(x)
+    keep = x[:, 0] > t
+    y, ref = a[lnp.asarray(keep)], x[keep]
+    k = x.shape[1]
+    forms = {
+        "ravel": (lambda v: v.ravel(), lambda v: v.ravel()),
+        "flatten": (lambda v: v.flatten(), lambda v: v.flatten()),
+        "flat_reshape": (lambda v: lnp.reshape(v, -1), lambda v: np.reshape(v, -1)),
+        "column": (lambda v: v.reshape(-1, 1, k), lambda v: v.reshape(-1, 1, k)),
+        "row_block": (lambda v: v[:, 0].reshape(1, -1), lambda v: v[:, 0].reshape(1, -1)),
+        "lazy_size": (lambda v: v.reshape(v.shape[0], k, 1), lambda v: v.reshape(len(v), k, 1)),
+    }
+    lazy, eager = forms[form]
+    lnp.reset_metrics()
+    got = lazy(y)
+    assert syncs() == 0 and isinstance(got, lnp.BoundedArray)
+    assert_same(got, eager(ref))
+    assert_same(got.sum(), eager(ref).sum(), rtol=1e-12, atol=1e-12)
+
+
+def test_other_reshapes_of_a_bounded_array_run_on_the_true_size_array():
+    a = lnp.asarray(np.arange(10.0))
+    y = a[a > 3.5]                                   # 6 elements
+    assert_same(y.reshape(2, -1), np.arange(4.0, 10.0).reshape(2, -1))
+    with pytest.raises(ValueError):
+        y.reshape(4, -1)                             # NumPy's error for 6 elements
