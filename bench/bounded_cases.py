@@ -1,7 +1,8 @@
 """Benchmarks of bounded dims (issue 5): data-dependent shapes without a host round trip.
 
 - ``masked``: ``y = x[x > t]`` then ``sum``, ``mean`` and ``var`` of ``y`` (10^7 float64):
-  lazynum computes all three in one sync; JAX's jit-able form masks with ``where``.
+  lazynum computes all three in one sync; numba is the hand-written two-pass ``prange``
+  loop; JAX's jit-able form masks with ``where``.
 - ``kmeans``: one k-means step whose center update selects each cluster's points with a
   mask (``X[assign == c].mean(axis=0)``), 10^6 2-d points, 8 clusters: lazynum runs the
   whole step as one program (one sync); JAX's form uses one-hot masks.
@@ -35,6 +36,9 @@ def masked(peers, quick=False):
         lazynum.sync(*results)                       # one sync for all three
         return numpy.array([float(r) for r in results])
     case.impls["lazynum"] = Impl(lazy, value=lambda r: r)
+    if "numba" in peers:
+        kernel = _numba_masked_stats(peers["numba"])
+        case.impls["numba"] = Impl(lambda: kernel(x, t), value=lambda r: r)
     if "jax" in peers:
         jax, jnp = peers["jax"], peers["jax"].numpy
 
@@ -49,6 +53,24 @@ def masked(peers, quick=False):
         jx = jax.device_put(x)
         case.impls["jax"] = Impl(lambda: numpy.asarray(stats(jx, t)), value=lambda r: r)
     return [case]
+
+
+def _numba_masked_stats(numba):
+    """The hand-written form: two parallel passes (count and sum, then squared deviations)."""
+    @numba.njit(parallel=True, cache=False)
+    def stats(x, t):
+        total, count = 0.0, 0
+        for i in numba.prange(x.shape[0]):
+            if x[i] > t:
+                total += x[i]
+                count += 1
+        mean = total / count
+        squares = 0.0
+        for i in numba.prange(x.shape[0]):
+            if x[i] > t:
+                squares += (x[i] - mean) ** 2
+        return numpy.array([total, mean, squares / count])
+    return stats
 
 
 CLUSTERS = 8
