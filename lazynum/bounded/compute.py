@@ -164,8 +164,8 @@ def reduce(name, y, axis=None, keepdims=False, **kwargs):
         source, keep = y._rows
         data = source
         mask = manipulation.broadcast_to(keep.reshape((-1,) + (1,) * (y.ndim - 1)), source.shape)
-        telemetry.log("fusion", f"{name} of a masked selection reduces the unselected rows "
-                                "under the mask (no compaction)")
+        telemetry.log("fusion", f"{name} of a masked selection: reduced over its source under "
+                                "the mask, no compaction")
     if mask is None:
         mask = manipulation.broadcast_to(y.valid_mask(reduced_bounded), y._data.shape)
     if name in _EXTREMES:
