@@ -45,6 +45,12 @@ def _layernorm(xp, x):
     return (x - mu) / xp.sqrt(var + 1e-5)
 
 
+def _standardize(xp, x):
+    """Column statistics: reductions over the leading axis (the llvm backend keeps one
+    accumulator per column and streams the rows), then the map that uses them."""
+    return (x - x.mean(axis=0)) / x.std(axis=0)
+
+
 def _heat_step(a):
     a[1:-1, 1:-1] = 0.25 * (a[:-2, 1:-1] + a[2:, 1:-1] + a[1:-1, :-2] + a[1:-1, 2:])
 
@@ -122,6 +128,10 @@ def kernels(peers, quick=False):
     shape = (512, 1024) if quick else (8192, 1024)
     y = rng.random(shape, dtype=numpy.float32)
     rows.append(_case("layernorm", f"{shape[0]}x{shape[1]} f32", _layernorm, (y,), peers, rtol=1e-4, atol=1e-5))
+    shape = (400, 256) if quick else (20000, 500)
+    z = rng.standard_normal(shape)
+    rows.append(_case("standardize columns: (x - mean(0)) / std(0)", f"{shape[0]}x{shape[1]} f64",
+                      _standardize, (z,), peers))
     bodies = 200 if quick else 2000
     pos, mass = rng.standard_normal((bodies, 3)), rng.random(bodies)
     rows.append(_case("n-body accelerations", f"{bodies} bodies f64", _nbody, (pos, mass), peers))

@@ -3,9 +3,10 @@
 A ``Kernel`` is a parallel loop nest over ``outer`` (the iteration domain every worker
 splits along its first loop) followed, inside the innermost outer loop, by ``phases``.
 Each phase has its own inner loops (possibly none), a straight-line ``body`` of scalar
-statements, an optional ``Reduction`` over its inner loops (its result, one scalar per
-outer point, can be read by later phases: that is how softmax/layernorm run as one kernel
-with a few passes over a row in cache) and ``stores``.
+statements, ``Reduction``s over its inner loops (independent ones share the pass: a masked
+count, sum and sum of squares read the data once; each result, one scalar per outer point,
+can be read by later phases: that is how softmax/layernorm run as one kernel with a few
+passes over a row in cache) and ``stores``.
 
 Statements are SSA: ``Stmt(name, op, args, dtype, origin)``.  ``op`` is ``"load"``
 (args: buffer name, ``Index``), ``"const"`` (args: Python value), ``"index"`` (args:
@@ -73,7 +74,7 @@ class Loop:
 class Phase:
     inner: list = field(default_factory=list)       # of Loop
     body: list = field(default_factory=list)        # of Stmt
-    reduction: Reduction | None = None
+    reductions: list = field(default_factory=list)  # of Reduction, all over ``inner``
     stores: list = field(default_factory=list)      # of Store
 
 
@@ -118,23 +119,21 @@ def _dim_text(d) -> str:
 def _format_phase(p, phase, indent, names, numbered):
     lines = []
     if numbered:
-        what = "reduce" if phase.reduction is not None else "map"
+        what = "reduce" if phase.reductions else "map"
         lines.append(f"{indent}phase {p} ({what}):")
         indent += "  "
     row_indent = indent
-    if phase.reduction is not None:
-        red = phase.reduction
+    for red in phase.reductions:
         lines.append(f"{indent}{red.result}: {red.dtype} = {red.combine}.reduce over:")
     for loop in phase.inner:
         lines.append(f"{indent}for {names[loop.var]} in [0, {format_index(loop.extent)}):")
         indent += "  "
     for stmt in phase.body:
         lines.append(f"{indent}{_format_stmt(stmt, names)}")
-    if phase.reduction is not None:
-        red = phase.reduction
+    for red in phase.reductions:
         mask = f" where {red.mask}" if red.mask else ""
         lines.append(f"{indent}{red.result} <- {red.combine}({red.result}, {red.value}){mask}")
-    if phase.reduction is not None:
+    if phase.reductions:
         indent = row_indent             # a reduction's result is stored once per row
     for store in phase.stores:
         mask = f" where {store.mask}" if store.mask else ""

@@ -74,7 +74,8 @@ class KernelBuilder:
 
     def reduce(self, combine: str, value: str, dtype) -> str:
         result = f"acc{len(self.results)}"
-        self.phase.reduction = Reduction(combine, value, np.dtype(dtype), result, origin=self.origin)
+        self.phase.reductions.append(Reduction(combine, value, np.dtype(dtype), result,
+                                               origin=self.origin))
         return result
 
     # -- internals ----------------------------------------------------------------------
@@ -82,6 +83,9 @@ class KernelBuilder:
         self.phase = Phase()
         self.memo: dict = {}
         self.cse: dict = {}
+        self.phase_dims = None          # the reduced dims of this phase's loops
+        self.phase_idx = ()             # and their index variables
+        self.phase_reduces: set = set()  # ids of the reductions this phase computes
 
     def _emit(self, op, args, dtype) -> str:
         key = (op, args, dtype)
@@ -223,19 +227,50 @@ def lower_kernel(cut, buffers: dict, spec, name: str) -> Kernel:
     outer_loops, outer_idx = b.new_loops(spec.outer)
     phases = []
     for reduce_node in spec.reductions:
-        phases.append(_reduction_phase(b, spec, reduce_node, outer_idx))
+        if phases and _joins_phase(b, reduce_node):
+            _reduction_phase(b, spec, reduce_node, outer_idx, join=True)
+        else:
+            phases.append(_reduction_phase(b, spec, reduce_node, outer_idx))
     if spec.maps:
         phases.append(_map_phase(b, spec, outer_idx))
     sources = list(b.sources) or [describe(n) for n in spec.reductions + spec.maps]
     return collapse_loops(Kernel(name, list(b.used.values()), outer_loops, phases, sources))
 
 
-def _reduction_phase(b, spec, node, outer_idx) -> Phase:
-    b._new_phase()
+def _reduced_dims(b, node) -> tuple:
+    dims = b.cut.shape(node.args[0].shape)
+    return tuple(dims[a] for a in node.attrs[0])
+
+
+def _joins_phase(b, node) -> bool:
+    """Whether ``node`` can accumulate in the current phase's pass: it reduces the same
+    dims and reads none of that phase's results (they are final only after the pass)."""
+    if b.phase_dims is None or _reduced_dims(b, node) != b.phase_dims:
+        return False
+    stack, seen = [node.args[0]], set()
+    while stack:
+        n = stack.pop()
+        if n.id in seen:
+            continue
+        seen.add(n.id)
+        if n.id in b.phase_reduces:
+            return False
+        if not b.loadable(n) and n.id not in b.results:
+            stack.extend(n.args)
+    return True
+
+
+def _reduction_phase(b, spec, node, outer_idx, join=False) -> Phase:
     source = node.args[0]
     dims = b.cut.shape(source.shape)
     axes = node.attrs[0]
-    inner_loops, inner_idx = b.new_loops([dims[a] for a in axes])
+    if join:
+        inner_loops, inner_idx = b.phase.inner, b.phase_idx
+    else:
+        b._new_phase()
+        inner_loops, inner_idx = b.new_loops([dims[a] for a in axes])
+        b.phase_dims, b.phase_idx = _reduced_dims(b, node), inner_idx
+    b.phase_reduces.add(node.id)
     idx, o, r = [], iter(outer_idx), iter(inner_idx)
     for a in range(len(dims)):
         idx.append(next(r) if a in axes else next(o))

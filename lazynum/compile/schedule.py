@@ -41,7 +41,8 @@ class KernelSpec:
     reductions: list = field(default_factory=list)
     maps: list = field(default_factory=list)
     stored: set = field(default_factory=set)    # node ids whose value is stored
-    reduce_inner: tuple | None = None           # reduced dims shared by the phases
+    reduce_inner: tuple | None = None           # trailing reduced dims shared by the phases
+    reduce_key: tuple | None = None             # (reduced dims, axes) every reduction shares
 
 
 @dataclass
@@ -85,6 +86,15 @@ def _row_key(node, cut):
     if tuple(axes) != tuple(range(len(dims) - k, len(dims))):
         return None
     return dims[:len(dims) - k], dims[len(dims) - k:]
+
+
+def _reduce_key(node, cut):
+    """(kept dims, (reduced dims, axes)): reductions with equal keys share a kernel's loops
+    (over any axes: the per-cluster sums and counts of a k-means step are one pass)."""
+    dims = cut.shape(node.args[0].shape)
+    axes = tuple(node.attrs[0])
+    kept = tuple(d for a, d in enumerate(dims) if a not in axes)
+    return kept, (tuple(dims[a] for a in axes), axes)
 
 
 class _Scheduler:
@@ -173,16 +183,15 @@ class _Scheduler:
     def _new_spec(self, node) -> KernelSpec:
         if self.kinds[node.id] == "reduce":
             key = _row_key(node, self.cut)
-            dims = self.cut.shape(node.args[0].shape)
-            outer = key[0] if key else tuple(d for a, d in enumerate(dims) if a not in node.attrs[0])
-            return KernelSpec(outer, (), reductions=[node], reduce_inner=key[1] if key else None)
+            outer, reduce_key = _reduce_key(node, self.cut)
+            return KernelSpec(outer, (), reductions=[node], reduce_inner=key[1] if key else None,
+                              reduce_key=reduce_key)
         return KernelSpec(self.cut.shape(node.shape), (), maps=[node])
 
     def _fits(self, spec: KernelSpec, node) -> bool:
         if self.kinds[node.id] == "reduce":
-            key = _row_key(node, self.cut)
-            return (key is not None and spec.reduce_inner == key[1] and spec.outer == key[0]
-                    and not spec.maps)
+            outer, reduce_key = _reduce_key(node, self.cut)
+            return spec.reduce_key == reduce_key and spec.outer == outer and not spec.maps
         shape = self.cut.shape(node.shape)
         if spec.maps:
             return spec.outer + spec.inner == shape
@@ -221,10 +230,10 @@ class _Scheduler:
         shape = self.cut.shape(node.shape)
         if self.kinds[node.id] == "reduce":
             return KernelSpec(spec.outer, spec.inner, spec.reductions + [node], list(spec.maps),
-                              set(), spec.reduce_inner)
+                              set(), spec.reduce_inner, spec.reduce_key)
         inner = shape[len(spec.outer):]
         return KernelSpec(spec.outer, inner, list(spec.reductions), spec.maps + [node], set(),
-                          spec.reduce_inner)
+                          spec.reduce_inner, spec.reduce_key)
 
     def _mark_stored(self, steps, keep, produced_at):
         outputs = {n.id for n in self.cut.outputs}

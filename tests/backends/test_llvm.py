@@ -157,3 +157,37 @@ def test_power_by_a_scalar_matches_numpy(exponent):
     x = RNG.uniform(0.1, 10, 3001)
     got, _ = compiled(lambda m, x: m.power(x, exponent) + x ** exponent, x)
     np.testing.assert_allclose(got, np.power(x, exponent) + x ** exponent, rtol=1e-14)
+
+
+@settings(max_examples=40, deadline=None)
+@given(x=S.arrays(S.st.sampled_from(S.NUMERIC), S.shapes(min_dims=2, max_dims=3, min_side=1, max_side=70),
+                  small=True),
+       name=S.st.sampled_from(["sum", "max", "min", "mean", "var", "prod"]),
+       threads=S.st.sampled_from([1, 2]))
+def test_reductions_over_leading_axes_run_in_column_order_and_match_numpy(x, name, threads):
+    axes = tuple(range(x.ndim - 1))              # every axis but the last: a column reduction
+    with lnp.config(threads=threads):
+        got, program = compiled(lambda m, a: getattr(a, name)(axis=axes), x)
+    wide = x.astype(np.float64) if x.dtype == np.float32 else x   # f32 sums accumulate in f64
+    with np.errstate(all="ignore"):
+        expected = getattr(wide, name)(axis=axes)
+        want_dtype = getattr(x, name)(axis=axes).dtype
+    assert got.dtype == want_dtype and got.shape == expected.shape
+    rtol = 1e-4 if x.dtype == np.float32 else 1e-9
+    S.assert_same(got, expected.astype(want_dtype), rtol=rtol, atol=rtol)
+
+
+def test_column_order_is_chosen_only_for_reductions_over_leading_axes():
+    x = RNG.random((300, 200))
+    _, by_column = compiled(lambda m, a: a.sum(axis=0), x)
+    _, by_row = compiled(lambda m, a: a.sum(axis=1), x)
+    _, standardized = compiled(lambda m, a: (a - a.mean(axis=0)) / a.std(axis=0), x)
+    column = [codegen.column_order(k) for k in _kernels(by_column)]
+    assert column == [True]
+    assert not any(codegen.column_order(k) for k in _kernels(by_row))
+    assert any(codegen.column_order(k) for k in _kernels(standardized))
+
+
+def _kernels(program):
+    """The kernel IR of a program compiled in this process (rebuilt from its cut)."""
+    return program.kernels_ir

@@ -102,3 +102,39 @@ def test_one_program_serves_every_size():
             np.testing.assert_allclose(np.asarray(softmax(lnp, lnp.asarray(x))), softmax(np, x),
                                        rtol=1e-12)
     assert len(programs) == 1
+
+
+def _passes(program):
+    """Reduction passes per kernel: phases that hold reductions."""
+    return [sum(1 for p in k.phases if p.reductions) for k in program.kernels_ir]
+
+
+def test_independent_reductions_share_one_pass_and_dependent_ones_do_not():
+    x = RNG.standard_normal(5000)
+    with on_llvm() as programs:
+        a = lnp.asarray(x)
+        results = (a.sum(), (a * a).sum(), a.max(), (a > 0).sum())
+        lnp.sync(*results)
+    (program,) = programs
+    assert program.kernel_count == 1 and _passes(program) == [1]
+    assert [len(p.reductions) for p in program.kernels_ir[0].phases] == [4]
+    for got, want in zip(results, (x.sum(), (x * x).sum(), x.max(), (x > 0).sum())):
+        assert float(got) == pytest.approx(float(want), rel=1e-12)
+    # softmax's sum reads the max: two passes over each row, still one kernel
+    _, program = compiled(softmax, X)
+    assert _passes(program) == [2]
+
+
+@pytest.mark.parametrize("rows", [40, 5000])
+def test_reductions_over_the_same_leading_axes_share_one_pass(rows):
+    points = RNG.standard_normal((rows, 3))
+    labels = RNG.integers(0, 4, rows)
+    with on_llvm() as programs:
+        p, a = lnp.asarray(points), lnp.asarray(labels)
+        means = [p[a == c].mean(axis=0) for c in range(4)]    # a sum and a count each
+        lnp.sync(*means)
+    (program,) = programs
+    widest = max(len(phase.reductions) for k in program.kernels_ir for phase in k.phases)
+    assert widest == 8
+    for c, got in enumerate(means):
+        np.testing.assert_allclose(np.asarray(got), points[labels == c].mean(axis=0), rtol=1e-12)

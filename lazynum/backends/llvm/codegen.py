@@ -14,6 +14,13 @@ Float sums and products accumulate blockwise: each block of ``BLOCK`` consecutiv
 elements is combined in the value's type (vectorized, with ``reassoc``), and block results
 go into a float64 accumulator, so long float32 sums stay as accurate as NumPy's pairwise
 summation.
+
+Reductions over leading axes (``x.sum(axis=0)``, column statistics) run in *column order*
+(``column_order``/``column_phases``): the reduced loops go outside a block of
+``COLUMN_BLOCK`` outer points with one accumulator each (float64 for float sums), so every
+row is read contiguously and the per-point loop vectorizes, instead of walking the array
+column by column.  Extents are symbolic, so such kernels carry both orders and pick at run
+time: a thread with fewer than ``COLUMN_MIN`` points runs row order.
 """
 from __future__ import annotations
 
@@ -49,6 +56,40 @@ def _combine(e: Emitter, combine, acc, value, dt) -> str:
         return e.assign(f"{op} reassoc {ltype(dt)} {acc}, {value}")
     op = {"logical_or": "bitwise_or", "logical_and": "bitwise_and"}.get(combine, combine)
     return so.emit(e, op, [acc, value], [dt, dt], dt)
+
+
+COLUMN_BLOCK = 64
+COLUMN_MIN = 16          # fewer points per thread than this: row order (see ``function``)
+
+
+def _unit_stride(index: ix.Index, var: int) -> bool:
+    return any(m == (("v", var),) and c == 1 for m, c in index.terms)
+
+
+def column_order(kernel) -> bool:
+    """Whether the kernel reduces over leading axes: one outer loop, phases that are
+    reductions over inner loops or per-point maps, the first a reduction, and a load that
+    is contiguous along the outer loop but not along any reduced loop (a column sum).
+    Then the reduced loops go outside (``column_phases``)."""
+    if len(kernel.outer) != 1 or not kernel.phases or not kernel.phases[0].reductions:
+        return False
+    outer = kernel.outer[0].var
+    for phase in kernel.phases:
+        if bool(phase.reductions) != bool(phase.inner):
+            return False
+    for phase in kernel.phases:
+        if not phase.reductions:
+            continue
+        inner = [loop.var for loop in phase.inner]
+        for stmt in phase.body:
+            if stmt.op != "load" or not isinstance(stmt.args[-1], ix.Index):
+                continue
+            index = stmt.args[-1]
+            touched = {a[1] for a in index.atoms() if a[0] == "v"}
+            if (_unit_stride(index, outer) and touched & set(inner)
+                    and not any(_unit_stride(index, v) for v in inner)):
+                return True
+    return False
 
 
 class KernelCodegen:
@@ -241,40 +282,50 @@ class KernelCodegen:
         self.nest(phase.inner, body)
 
     def reduction_phase(self, phase) -> None:
-        red = phase.reduction
-        dt = red.dtype
-        blocked = dt.kind == "f" and red.combine in ("add", "multiply") and phase.inner
-        acc_dt = F64 if blocked else dt
-        acc = self.alloca(ltype(acc_dt))
-        init = literal(identity(red.combine, dt), acc_dt)
-        self.e.line(f"store {ltype(acc_dt)} {init}, ptr {acc}")
-        if blocked:
-            self._blocked_reduction(phase, acc)
+        """The phase's reductions in one pass over its inner loops."""
+        plans = []                  # (reduction, accumulator pointer, its dtype, blocked)
+        for red in phase.reductions:
+            dt = red.dtype
+            blocked = dt.kind == "f" and red.combine in ("add", "multiply") and bool(phase.inner)
+            acc_dt = F64 if blocked else dt
+            acc = self.alloca(ltype(acc_dt))
+            self.e.line(f"store {ltype(acc_dt)} {literal(identity(red.combine, dt), acc_dt)}, ptr {acc}")
+            plans.append((red, acc, acc_dt, blocked))
+        if any(blocked for *_, blocked in plans):
+            self._blocked_reduction(phase, plans)
         else:
-            self.nest(phase.inner, lambda: self._accumulate(phase, acc, dt))
-        result = self.e.assign(f"load {ltype(acc_dt)}, ptr {acc}")
-        if acc_dt != dt:
-            result = so.cast(self.e, result, acc_dt, dt)
-        self.values[red.result] = result
-        self.dtypes[red.result] = dt
+            targets = [(red, acc, acc_dt) for red, acc, acc_dt, _ in plans]
+            self.nest(phase.inner, lambda: self._accumulate(phase, targets))
+        for red, acc, acc_dt, _ in plans:
+            result = self.e.assign(f"load {ltype(acc_dt)}, ptr {acc}")
+            if acc_dt != red.dtype:
+                result = so.cast(self.e, result, acc_dt, red.dtype)
+            self.values[red.result] = result
+            self.dtypes[red.result] = red.dtype
         for store in phase.stores:
             self.store(store)
 
-    def _accumulate(self, phase, acc, dt) -> None:
-        red = phase.reduction
+    def _accumulate(self, phase, targets) -> None:
+        """The body at one point, then ``*acc = combine(*acc, value)`` for each
+        ``(reduction, acc pointer, accumulator dtype)`` of ``targets``."""
         self.statements(phase.body)
-        value = self.operand(red.value)
-        if not value.startswith("%"):
-            value = self._materialize(value, dt)
-        if red.mask is not None:
-            value = self.e.assign(f"select i1 {self.operand(red.mask)}, {ltype(dt)} {value}, "
-                                  f"{ltype(dt)} {literal(identity(red.combine, dt), dt)}")
-        cur = self.e.assign(f"load {ltype(dt)}, ptr {acc}")
-        self.e.line(f"store {ltype(dt)} {_combine(self.e, red.combine, cur, value, dt)}, ptr {acc}")
+        for red, acc, acc_dt in targets:
+            dt = red.dtype
+            value = self.operand(red.value)
+            if not value.startswith("%"):
+                value = self._materialize(value, dt)
+            if red.mask is not None:
+                value = self.e.assign(f"select i1 {self.operand(red.mask)}, {ltype(dt)} {value}, "
+                                      f"{ltype(dt)} {literal(identity(red.combine, dt), dt)}")
+            if acc_dt != dt:
+                value = so.cast(self.e, value, dt, acc_dt)
+            cur = self.e.assign(f"load {ltype(acc_dt)}, ptr {acc}")
+            self.e.line(f"store {ltype(acc_dt)} {_combine(self.e, red.combine, cur, value, acc_dt)}, "
+                        f"ptr {acc}")
 
-    def _blocked_reduction(self, phase, acc) -> None:
-        red = phase.reduction
-        dt = red.dtype
+    def _blocked_reduction(self, phase, plans) -> None:
+        """Float sums/products combine each ``BLOCK`` of the last inner loop in their own
+        type (vectorized), then add the block into the float64 accumulator."""
         e = self.e
         outer, last = phase.inner[:-1], phase.inner[-1]
 
@@ -285,14 +336,81 @@ class KernelCodegen:
                 stop_raw = e.assign(f"add nsw i64 {start}, {BLOCK}")
                 stop = e.assign(f"call i64 @llvm.smin.i64(i64 {stop_raw}, i64 {extent})")
                 e.declarations.add("declare i64 @llvm.smin.i64(i64, i64) #0")
-                block_acc = self.alloca(ltype(dt))
-                e.line(f"store {ltype(dt)} {literal(identity(red.combine, dt), dt)}, ptr {block_acc}")
-                self.loop(last.var, start, stop, lambda _: self._accumulate(phase, block_acc, dt))
-                part = so.cast(e, e.assign(f"load {ltype(dt)}, ptr {block_acc}"), dt, F64)
-                cur = e.assign(f"load double, ptr {acc}")
-                e.line(f"store double {_combine(e, red.combine, cur, part, F64)}, ptr {acc}")
+                targets, partials = [], []
+                for red, acc, acc_dt, blocked in plans:
+                    if not blocked:
+                        targets.append((red, acc, acc_dt))
+                        continue
+                    dt = red.dtype
+                    block_acc = self.alloca(ltype(dt))
+                    e.line(f"store {ltype(dt)} {literal(identity(red.combine, dt), dt)}, ptr {block_acc}")
+                    targets.append((red, block_acc, dt))
+                    partials.append((red, block_acc, acc))
+                self.loop(last.var, start, stop, lambda _: self._accumulate(phase, targets))
+                for red, block_acc, acc in partials:
+                    part = so.cast(e, e.assign(f"load {ltype(red.dtype)}, ptr {block_acc}"), red.dtype, F64)
+                    cur = e.assign(f"load double, ptr {acc}")
+                    e.line(f"store double {_combine(e, red.combine, cur, part, F64)}, ptr {acc}")
             self.loop(None, "0", extent, one_block, step=BLOCK)
         self.nest(outer, blocks)
+
+    # -- column order: reductions over leading axes ---------------------------------------
+    def column_phases(self) -> None:
+        """The kernel with the reduced loops outside a block of ``COLUMN_BLOCK`` outer
+        points: each block keeps one accumulator per point, and every row of the reduced
+        axes is read contiguously (``x.sum(axis=0)`` streams ``x`` once instead of walking
+        it column by column)."""
+        outer = self.kernel.outer[0]
+        e = self.e
+        accumulators: dict = {}      # result name -> (array alloca, accumulator dtype, dtype)
+
+        def point_values(start):
+            for name, (array, acc_dt, dt) in accumulators.items():
+                slot = self._column_slot(array, acc_dt, start)
+                value = e.assign(f"load {ltype(acc_dt)}, ptr {slot}")
+                self.values[name] = so.cast(e, value, acc_dt, dt) if acc_dt != dt else value
+                self.dtypes[name] = dt
+
+        def block(start):
+            stop_raw = e.assign(f"add nsw i64 {start}, {COLUMN_BLOCK}")
+            stop = e.assign(f"call i64 @llvm.smin.i64(i64 {stop_raw}, i64 %stop)")
+            e.declarations.add("declare i64 @llvm.smin.i64(i64, i64) #0")
+            for phase in self.kernel.phases:
+                arrays = []
+                for red in phase.reductions:
+                    dt = red.dtype
+                    acc_dt = F64 if dt.kind == "f" and red.combine in ("add", "multiply") else dt
+                    array = self.alloca(f"[{COLUMN_BLOCK} x {ltype(acc_dt)}]")
+                    init = literal(identity(red.combine, dt), acc_dt)
+                    self.loop(None, start, stop, lambda o, a=array, t=acc_dt, v=init: e.line(
+                        f"store {ltype(t)} {v}, ptr {self._column_slot(a, t, start, o)}"))
+                    arrays.append((red, array, acc_dt))
+                if arrays:
+                    def row(phase=phase, arrays=arrays):
+                        def point(_):
+                            point_values(start)
+                            self._accumulate(phase, [(red, self._column_slot(array, acc_dt, start), acc_dt)
+                                                     for red, array, acc_dt in arrays])
+                        self.loop(outer.var, start, stop, point)
+                    self.nest(phase.inner, row)
+                    for red, array, acc_dt in arrays:
+                        accumulators[red.result] = (array, acc_dt, red.dtype)
+
+                def epilogue(_, phase=phase):
+                    point_values(start)
+                    if not phase.reductions:
+                        self.statements(phase.body)
+                    for store in phase.stores:
+                        self.store(store)
+                if not phase.reductions or phase.stores:
+                    self.loop(outer.var, start, stop, epilogue)
+        self.loop(None, "%start", "%stop", block, step=COLUMN_BLOCK)
+
+    def _column_slot(self, array, acc_dt, start, point=None) -> str:
+        point = point if point is not None else self.vars[self.kernel.outer[0].var]
+        offset = self.e.assign(f"sub nsw i64 {point}, {start}")
+        return self.e.assign(f"getelementptr inbounds [{COLUMN_BLOCK} x {ltype(acc_dt)}], "
+                             f"ptr {array}, i64 0, i64 {offset}")
 
     # -- the function -------------------------------------------------------------------
     def function(self) -> str:
@@ -303,11 +421,27 @@ class KernelCodegen:
 
         def phases():
             for phase in k.phases:
-                if phase.reduction is not None:
+                if phase.reductions:
                     self.reduction_phase(phase)
                 else:
                     self.map_phase(phase)
-        self.nest(k.outer, phases, first_range=first)
+        if column_order(k):
+            # Column order pays when a block of points vectorizes; a thread's few columns
+            # (k-means' 2 coordinates) keep their accumulators in registers in row order.
+            span = e.assign("sub nsw i64 %stop, %start")
+            wide = e.assign(f"icmp sge i64 {span}, {COLUMN_MIN}")
+            by_column, by_row, done = e.label("columns"), e.label("rows"), e.label("orders_done")
+            e.line(f"br i1 {wide}, label %{by_column}, label %{by_row}")
+            for label, emit in ((by_column, self.column_phases),
+                                (by_row, lambda: self.nest(k.outer, phases, first_range=first))):
+                e.lines.append(f"{label}:")
+                saved = dict(self.index_cache)
+                emit()
+                self.index_cache = saved
+                e.line(f"br label %{done}")
+            e.lines.append(f"{done}:")
+        else:
+            self.nest(k.outer, phases, first_range=first)
         e.line("ret void")
         params = ", ".join([f"ptr noalias %b{i}" for i in range(self.n_pointers)] + ["ptr noalias %scalars"])
         sep = ", "

@@ -317,6 +317,7 @@ def build(cut) -> Program:
     program = Program(len(cut.leaves), list(cut.leaf_contiguous), values, steps, outputs, releases,
                       obj, names, texts, scalars)
     program.llvm_source = text if kernels or routines else ""
+    program.kernels_ir = kernels            # for inspection, like llvm_source (not stored)
     telemetry.log("kernels", f"compiled {len(kernels)} kernels, {program.extern_count} extern "
                              f"calls in {(time.perf_counter() - start) * 1e3:.1f} ms")
     return program
