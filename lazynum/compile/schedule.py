@@ -190,8 +190,10 @@ class _Scheduler:
 
     def _fits(self, spec: KernelSpec, node) -> bool:
         if self.kinds[node.id] == "reduce":
+            # (a spec with maps takes it too: reductions run before the map phase, and the
+            # lowering probe refuses one that reads a map at another point)
             outer, reduce_key = _reduce_key(node, self.cut)
-            return spec.reduce_key == reduce_key and spec.outer == outer and not spec.maps
+            return spec.reduce_key == reduce_key and spec.outer == outer
         shape = self.cut.shape(node.shape)
         if spec.maps:
             return spec.outer + spec.inner == shape
