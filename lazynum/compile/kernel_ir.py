@@ -24,8 +24,11 @@ import numpy as np
 
 from .index_expr import Index, format_index
 
-# Reduction combines: name -> (NumPy ufunc whose reduce it is, how the identity is found)
-COMBINES = ("add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_or", "logical_and")
+# Reduction combines: the NumPy ufuncs whose reduce they are, and the arg-reductions
+# (the first position of the best value along one axis; NaN wins, as in NumPy).
+COMBINES = ("add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_or", "logical_and",
+            "argmax", "argmin")
+ARG_COMBINES = ("argmax", "argmin")
 
 
 @dataclass
@@ -62,6 +65,8 @@ class Reduction:
     result: str             # the name later phases use for the per-row result
     mask: str | None = None  # points where it is false do not contribute
     origin: str = ""
+    index: str | None = None            # arg-reductions: the statement holding the position
+    value_dtype: np.dtype | None = None  # arg-reductions: the compared values' dtype
 
 
 @dataclass
@@ -132,7 +137,8 @@ def _format_phase(p, phase, indent, names, numbered):
         lines.append(f"{indent}{_format_stmt(stmt, names)}")
     for red in phase.reductions:
         mask = f" where {red.mask}" if red.mask else ""
-        lines.append(f"{indent}{red.result} <- {red.combine}({red.result}, {red.value}){mask}")
+        at = f" at {red.index}" if red.index else ""
+        lines.append(f"{indent}{red.result} <- {red.combine}({red.result}, {red.value}{at}){mask}")
     if phase.reductions:
         indent = row_indent             # a reduction's result is stored once per row
     for store in phase.stores:

@@ -72,6 +72,15 @@ class KernelBuilder:
     def loop_index(self, axis: int) -> str:
         return self._emit("index", (self.current_idx[axis],), np.dtype(np.int64))
 
+    def reduce_arg(self, combine: str, value: str, value_dtype, axis: int) -> str:
+        """``argmax``/``argmin`` of ``value`` along ``axis`` of the reduced source."""
+        position = self.loop_index(axis)
+        result = f"acc{len(self.results)}"
+        self.phase.reductions.append(Reduction(combine, value, np.dtype(np.int64), result,
+                                               origin=self.origin, index=position,
+                                               value_dtype=np.dtype(value_dtype)))
+        return result
+
     def reduce(self, combine: str, value: str, dtype) -> str:
         result = f"acc{len(self.results)}"
         self.phase.reductions.append(Reduction(combine, value, np.dtype(dtype), result,
@@ -237,9 +246,15 @@ def lower_kernel(cut, buffers: dict, spec, name: str) -> Kernel:
     return collapse_loops(Kernel(name, list(b.used.values()), outer_loops, phases, sources))
 
 
+def reduced_axes(node) -> tuple:
+    """A reduction's axes (arg-reductions name one axis as an int)."""
+    axes = node.attrs[0]
+    return tuple(axes) if isinstance(axes, tuple) else (axes,)
+
+
 def _reduced_dims(b, node) -> tuple:
     dims = b.cut.shape(node.args[0].shape)
-    return tuple(dims[a] for a in node.attrs[0])
+    return tuple(dims[a] for a in reduced_axes(node))
 
 
 def _joins_phase(b, node) -> bool:
@@ -263,7 +278,7 @@ def _joins_phase(b, node) -> bool:
 def _reduction_phase(b, spec, node, outer_idx, join=False) -> Phase:
     source = node.args[0]
     dims = b.cut.shape(source.shape)
-    axes = node.attrs[0]
+    axes = reduced_axes(node)
     if join:
         inner_loops, inner_idx = b.phase.inner, b.phase_idx
     else:
@@ -275,6 +290,7 @@ def _reduction_phase(b, spec, node, outer_idx, join=False) -> Phase:
     for a in range(len(dims)):
         idx.append(next(r) if a in axes else next(o))
     value = b.value(source, tuple(idx))
+    b.current_idx = tuple(idx)          # arg-reductions read their position along the axis
     b.origin = describe(node)
     b.sources.setdefault(node.op.name + (f" at {node.site}" if node.site else ""), None)
     result = node.op.lowerings[KERNEL](b, node, [value])

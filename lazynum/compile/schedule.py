@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from .. import telemetry
 from ..expr.registry import KERNEL
-from .lowering import NotFusable, describe, lower_kernel
+from .lowering import NotFusable, describe, lower_kernel, reduced_axes
 
 
 # Ops fused into one kernel at most (see _Scheduler._bound_kernel_size).
@@ -81,7 +81,7 @@ def _size(node) -> int:
 def _row_key(node, cut):
     """(outer, inner) dims of a reduction over trailing axes; None for other axes."""
     dims = cut.shape(node.args[0].shape)
-    axes = node.attrs[0]
+    axes = reduced_axes(node)
     k = len(axes)
     if tuple(axes) != tuple(range(len(dims) - k, len(dims))):
         return None
@@ -92,7 +92,7 @@ def _reduce_key(node, cut):
     """(kept dims, (reduced dims, axes)): reductions with equal keys share a kernel's loops
     (over any axes: the per-cluster sums and counts of a k-means step are one pass)."""
     dims = cut.shape(node.args[0].shape)
-    axes = tuple(node.attrs[0])
+    axes = reduced_axes(node)
     kept = tuple(d for a, d in enumerate(dims) if a not in axes)
     return kept, (tuple(dims[a] for a in axes), axes)
 

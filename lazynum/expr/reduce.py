@@ -181,7 +181,8 @@ CUMPROD.vjp = _cumprod_vjp
 
 # --- kernel lowerings (lazynum.compile) ------------------------------------------------------
 # A reduction lowers to the combine (a kernel-IR reduction over its axes); the scheduler
-# fuses its pointwise producers into the loop.  Arg-reductions and scans are extern calls.
+# fuses its pointwise producers into the loop.  Arg-reductions carry the position along
+# their axis with the best value.  Scans are extern calls.
 from .registry import EXTERN, declare_lowering  # noqa: E402
 
 
@@ -196,5 +197,16 @@ for _op, _combine in ((REDUCE_SUM, "add"), (REDUCE_PROD, "multiply"), (REDUCE_MA
                       (REDUCE_MIN, "minimum"), (REDUCE_FMAX, "fmax"), (REDUCE_FMIN, "fmin"),
                       (REDUCE_ANY, "logical_or"), (REDUCE_ALL, "logical_and")):
     declare_lowering(_op, _reduction(_combine))
-for _op in (ARGMAX, ARGMIN, CUMSUM, CUMPROD):
+
+
+def _arg_reduction(combine):
+    def lowering(builder, node, args):
+        return builder.reduce_arg(combine, args[0], node.args[0].dtype, node.attrs[0])
+    lowering.combine = combine
+    return lowering
+
+
+declare_lowering(ARGMAX, _arg_reduction("argmax"))
+declare_lowering(ARGMIN, _arg_reduction("argmin"))
+for _op in (CUMSUM, CUMPROD):
     declare_lowering(_op, EXTERN)

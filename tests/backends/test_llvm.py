@@ -191,3 +191,19 @@ def test_column_order_is_chosen_only_for_reductions_over_leading_axes():
 def _kernels(program):
     """The kernel IR of a program compiled in this process (rebuilt from its cut)."""
     return program.kernels_ir
+
+
+@settings(max_examples=40, deadline=None)
+@given(x=S.arrays(S.st.sampled_from(S.ALL), S.shapes(min_dims=1, max_dims=3, min_side=1, max_side=9),
+                  small=True),
+       name=S.st.sampled_from(["argmax", "argmin"]), data=S.st.data())
+def test_arg_reductions_are_kernels_with_numpys_first_position_and_nan_rules(x, name, data):
+    axis = data.draw(S.st.integers(0, x.ndim - 1))
+    if x.dtype.kind == "f":                      # NaNs and infinities at drawn places
+        specials = data.draw(S.st.lists(S.st.sampled_from([np.nan, np.inf, -np.inf]), max_size=3))
+        for value in specials:
+            x.flat[data.draw(S.st.integers(0, x.size - 1))] = value
+    got, program = compiled(lambda m, a: getattr(a, name)(axis=axis) + 0, x)
+    expected = getattr(x, name)(axis=axis)
+    assert got.dtype == expected.dtype and np.array_equal(got, expected)
+    assert program.extern_count == 0

@@ -13,7 +13,8 @@ variables and accumulators are allocas that SROA turns into registers.
 Float sums and products accumulate blockwise: each block of ``BLOCK`` consecutive inner
 elements is combined in the value's type (vectorized, with ``reassoc``), and block results
 go into a float64 accumulator, so long float32 sums stay as accurate as NumPy's pairwise
-summation.
+summation.  Rows of at most ``BLOCK`` elements (decided at run time) skip the blocks and
+accumulate straight into the float64 accumulator.
 
 Reductions over leading axes (``x.sum(axis=0)``, column statistics) run in *column order*
 (``column_order``/``column_phases``): the reduced loops go outside a block of
@@ -27,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...compile import index_expr as ix
+from ...compile.kernel_ir import ARG_COMBINES
 from . import scalar_ops as so
 from .scalar_ops import Emitter, literal, ltype, mtype
 
@@ -73,6 +75,8 @@ def column_order(kernel) -> bool:
     Then the reduced loops go outside (``column_phases``)."""
     if len(kernel.outer) != 1 or not kernel.phases or not kernel.phases[0].reductions:
         return False
+    if any(r.combine in ARG_COMBINES for p in kernel.phases for r in p.reductions):
+        return False                # arg-reductions keep row order (two accumulators each)
     outer = kernel.outer[0].var
     for phase in kernel.phases:
         if bool(phase.reductions) != bool(phase.inner):
@@ -285,18 +289,40 @@ class KernelCodegen:
         """The phase's reductions in one pass over its inner loops."""
         plans = []                  # (reduction, accumulator pointer, its dtype, blocked)
         for red in phase.reductions:
+            if red.combine in ARG_COMBINES:
+                plans.append((red, self._arg_accumulator(red, self.alloca), None, False))
+                continue
             dt = red.dtype
             blocked = dt.kind == "f" and red.combine in ("add", "multiply") and bool(phase.inner)
             acc_dt = F64 if blocked else dt
             acc = self.alloca(ltype(acc_dt))
             self.e.line(f"store {ltype(acc_dt)} {literal(identity(red.combine, dt), acc_dt)}, ptr {acc}")
             plans.append((red, acc, acc_dt, blocked))
+        targets = [(red, acc, acc_dt) for red, acc, acc_dt, _ in plans]
         if any(blocked for *_, blocked in plans):
-            self._blocked_reduction(phase, plans)
+            # Blocks pay for long rows only: a short one (a distance over 2 coordinates)
+            # accumulates straight into the float64 accumulator.
+            e = self.e
+            extent = self.index(phase.inner[-1].extent)
+            long = e.assign(f"icmp sgt i64 {extent}, {BLOCK}")
+            blocks, plain, done = e.label("blocks"), e.label("plain"), e.label("summed")
+            e.line(f"br i1 {long}, label %{blocks}, label %{plain}")
+            for label, emit in ((blocks, lambda: self._blocked_reduction(phase, plans)),
+                                (plain, lambda: self.nest(phase.inner,
+                                                          lambda: self._accumulate(phase, targets)))):
+                e.lines.append(f"{label}:")
+                saved = dict(self.index_cache)
+                emit()
+                self.index_cache = saved
+                e.line(f"br label %{done}")
+            e.lines.append(f"{done}:")
         else:
-            targets = [(red, acc, acc_dt) for red, acc, acc_dt, _ in plans]
             self.nest(phase.inner, lambda: self._accumulate(phase, targets))
         for red, acc, acc_dt, _ in plans:
+            if red.combine in ARG_COMBINES:
+                self.values[red.result] = self.e.assign(f"load i64, ptr {acc[1]}")
+                self.dtypes[red.result] = red.dtype
+                continue
             result = self.e.assign(f"load {ltype(acc_dt)}, ptr {acc}")
             if acc_dt != red.dtype:
                 result = so.cast(self.e, result, acc_dt, red.dtype)
@@ -310,6 +336,9 @@ class KernelCodegen:
         ``(reduction, acc pointer, accumulator dtype)`` of ``targets``."""
         self.statements(phase.body)
         for red, acc, acc_dt in targets:
+            if red.combine in ARG_COMBINES:
+                self._arg_step(red, *acc)
+                continue
             dt = red.dtype
             value = self.operand(red.value)
             if not value.startswith("%"):
@@ -322,6 +351,37 @@ class KernelCodegen:
             cur = self.e.assign(f"load {ltype(acc_dt)}, ptr {acc}")
             self.e.line(f"store {ltype(acc_dt)} {_combine(self.e, red.combine, cur, value, acc_dt)}, "
                         f"ptr {acc}")
+
+    def _arg_accumulator(self, red, allocate) -> tuple:
+        """(best value, its position) slots, from ``allocate(type)``, initialized to a value
+        every element beats or ties (ties keep position 0: an all-equal row gives 0)."""
+        dt = red.value_dtype
+        best, position = allocate(ltype(dt)), allocate("i64")
+        start = identity("maximum" if red.combine == "argmax" else "minimum", dt)
+        self.e.line(f"store {ltype(dt)} {literal(start, dt)}, ptr {best}")
+        self.e.line(f"store i64 0, ptr {position}")
+        return best, position
+
+    def _arg_step(self, red, best_ptr, position_ptr) -> None:
+        """Take this point when it strictly beats the best (the first best wins); a NaN
+        beats anything but an earlier NaN (NumPy's argmax/argmin return the first NaN)."""
+        e, dt = self.e, red.value_dtype
+        value = self._materialize(self.operand(red.value), dt)
+        best = e.assign(f"load {ltype(dt)}, ptr {best_ptr}")
+        take = so.emit(e, "greater" if red.combine == "argmax" else "less", [value, best], [dt, dt],
+                       np.dtype(bool))
+        if dt.kind == "f":
+            value_nan = e.assign(f"fcmp uno {ltype(dt)} {value}, {value}")
+            best_number = e.assign(f"fcmp ord {ltype(dt)} {best}, {best}")
+            first_nan = e.assign(f"and i1 {value_nan}, {best_number}")
+            take = e.assign(f"or i1 {take}, {first_nan}")
+        if red.mask is not None:
+            take = e.assign(f"and i1 {take}, {self.operand(red.mask)}")
+        position = self._materialize(self.operand(red.index), np.dtype(np.int64))
+        old = e.assign(f"load i64, ptr {position_ptr}")
+        e.line(f"store {ltype(dt)} {e.assign(f'select i1 {take}, {ltype(dt)} {value}, {ltype(dt)} {best}')}, "
+               f"ptr {best_ptr}")
+        e.line(f"store i64 {e.assign(f'select i1 {take}, i64 {position}, i64 {old}')}, ptr {position_ptr}")
 
     def _blocked_reduction(self, phase, plans) -> None:
         """Float sums/products combine each ``BLOCK`` of the last inner loop in their own
