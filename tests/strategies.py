@@ -219,3 +219,47 @@ _FUSED_STEPS = {
     "mean": lambda m, x, k: x.mean(axis=1, keepdims=True) * x,
     "center": lambda m, x, k: x - x.mean(axis=-1, keepdims=True),
 }
+
+
+# --- masked selections (issue 5): chains of elementwise ops and masks on x[x > t] ------------
+
+SELECTION_STEPS = ("scale", "abs", "square", "float32", "mask", "combine", "maximum", "negative")
+SELECTION_REDUCTIONS = ("sum", "mean", "var", "std", "max", "min", "prod", "any", "all")
+
+
+@st.composite
+def selection_programs(draw, max_steps=5):
+    """(data, threshold, steps, final reduction, axis) for ``apply_selection_program``:
+    a selection ``x[mask]`` (1-d or row-wise on 2-d data) transformed by random steps."""
+    shape = draw(st.one_of(shapes(min_dims=1, max_dims=1, max_side=7),
+                           st.tuples(st.integers(0, 7), st.integers(1, 4))))
+    data = draw(arrays(st.just(np.dtype(np.float64)), st.just(shape), small=True))
+    threshold = draw(st.floats(-50, 50))
+    steps = draw(st.lists(st.tuples(st.sampled_from(SELECTION_STEPS), st.floats(-20, 20)),
+                          max_size=max_steps))
+    name = draw(st.sampled_from(SELECTION_REDUCTIONS))
+    axis = draw(st.sampled_from([None, 0] + ([1] if data.ndim == 2 else [])))
+    return data, threshold, steps, name, axis
+
+
+def apply_selection_program(m, x, threshold, steps):
+    """The selection after ``steps`` (``m`` is numpy or lazynum, ``x`` an array of it)."""
+    y = x[x > threshold] if x.ndim == 1 else x[x[:, 0] > threshold]
+    for kind, value in steps:
+        if kind == "scale":
+            y = y * value + 1.0
+        elif kind == "abs":
+            y = m.abs(y)
+        elif kind == "square":
+            y = m.square(y)
+        elif kind == "float32":
+            y = y.astype(np.float32)
+        elif kind == "mask" and y.ndim == 1:
+            y = y[y > value]
+        elif kind == "combine":
+            y = y + y * 0.5
+        elif kind == "maximum":
+            y = m.maximum(y, value)
+        elif kind == "negative":
+            y = -y
+    return y

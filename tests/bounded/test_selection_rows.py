@@ -122,3 +122,23 @@ def test_nonzero_positions_reduce_without_compaction():
         total = (lnp.nonzero(lnp.asarray(x))[0] * 10).sum().item()
     assert total == 10 * (1 + 3 + 4)
     assert _no_compaction(programs[-1])
+
+
+@given(S.selection_programs())
+def test_random_chains_on_a_selection_match_numpy(program):
+    data, threshold, steps, name, axis = program
+    with np.errstate(all="ignore"):
+        expected_y = S.apply_selection_program(np, data, threshold, steps)
+    y = S.apply_selection_program(lnp, lnp.asarray(data), threshold, steps)
+    rtol = 1e-4 if expected_y.dtype == np.float32 else 1e-9
+
+    def reduce_lazy():
+        return getattr(y, name)(axis=axis)
+
+    def reduce_numpy():
+        return getattr(expected_y, name)(axis=axis)
+    with np.errstate(all="ignore"):
+        got, expected = S.same_error(reduce_lazy, reduce_numpy)
+        if expected is not None:
+            assert_same(got, expected, rtol=rtol, atol=rtol)
+    assert_same(y, expected_y, rtol=rtol, atol=rtol)
