@@ -526,8 +526,8 @@ class KernelCodegen:
 
 def module_text(kernels, layout, triple: str, data_layout: str, routines=(),
                 routine_declarations=()) -> str:
-    """One LLVM module holding every kernel of a program (and the IR text of the backend
-    routines it calls, e.g. stream compaction)."""
+    """One LLVM module holding every kernel of a program (or the IR text of backend
+    routines, e.g. stream compaction)."""
     functions, declarations = [], set(routine_declarations)
     for kernel in kernels:
         gen = KernelCodegen(kernel, layout)

@@ -91,13 +91,13 @@ class ExternStep:
 
 
 class RoutineStep:
-    """A call of a backend routine compiled into the program's module (``compaction``):
-    ``functions`` are its entry points; ``args`` and ``out`` value numbers."""
-    __slots__ = ("routine", "functions", "args", "out", "step")
+    """A call of a backend routine (``compaction``, compiled once per process and item
+    size): ``args`` and ``out`` are value numbers."""
+    __slots__ = ("routine", "itemsize", "args", "out", "step")
 
-    def __init__(self, routine, functions, args, out, step):
-        self.routine, self.functions, self.args, self.out, self.step = (
-            routine, tuple(functions), args, out, step)
+    def __init__(self, routine, itemsize, args, out, step):
+        self.routine, self.itemsize, self.args, self.out, self.step = (
+            routine, itemsize, args, out, step)
 
 
 class Program:
@@ -167,7 +167,7 @@ class Program:
 
     def _routine(self, step, values, sizes) -> None:
         dtype, shape = self.values[step.out - self.n_inputs]
-        count_fn, scatter_fn = (self._fns[name] for name in step.functions)
+        count_fn, scatter_fn = compaction.compiled(step.itemsize)
         values[step.out] = compaction.run(count_fn, scatter_fn, values[step.args[0]],
                                           values[step.args[1]], _shape_value(shape, sizes))
 
@@ -209,7 +209,7 @@ class Program:
             if isinstance(step, KernelStep):
                 lines.append(self.texts.get(step.name, f"kernel {step.name}"))
             elif isinstance(step, RoutineStep):
-                lines.append(f"routine {step.routine} {'/'.join(step.functions)}"
+                lines.append(f"routine {step.routine} (items of {step.itemsize} bytes)"
                              f"(values {step.args}) -> value {step.out}")
             else:
                 lines.append(f"extern call {step.op.name}(values {step.args}) -> value {step.out}")
@@ -270,16 +270,14 @@ def build(cut) -> Program:
     numbers, values = _value_numbers(cut, sched, None)
     buffers = _buffers(cut, numbers)
     order_index = {n.id: j for j, n in enumerate(cut.order)}
-    steps, kernels, routines = [], [], {}
+    steps, kernels = [], []
     for spec in sched.steps:
         if isinstance(spec, ExternSpec):
             node = spec.node
             args = [numbers[a.id] for a in node.args]
             routine = _routine(node)
             if routine is not None:
-                name = routines.setdefault(node.dtype.itemsize, f"compact{node.dtype.itemsize}")
-                _, functions = compaction.functions(name, node.dtype.itemsize)
-                steps.append(RoutineStep(routine, functions, args, numbers[node.id],
+                steps.append(RoutineStep(routine, node.dtype.itemsize, args, numbers[node.id],
                                          order_index[node.id]))
                 continue
             steps.append(ExternStep(node.op, cut.attrs(node), args, numbers[node.id],
@@ -301,25 +299,21 @@ def build(cut) -> Program:
     kernels = _share_identical_kernels(kernels, steps, layout)
     texts = {k.name: format_kernel(k) for k in kernels}
     obj, names = b"", [k.name for k in kernels]
-    routine_texts = []
-    for itemsize, name in routines.items():
-        text, functions = compaction.functions(name, itemsize)
-        routine_texts.append(text)
-        names.extend(functions)
-    if kernels or routines:
+    if kernels:
         text = codegen.module_text(kernels, layout, jit.target_machine().triple,
-                                   str(jit.target_machine().target_data), routine_texts,
-                                   compaction.DECLARATIONS if routines else ())
+                                   str(jit.target_machine().target_data))
         _, obj = jit.compile_module(text)
         if telemetry.enabled("kernels"):
             for k in kernels:
                 telemetry.log("kernels", texts[k.name])
     program = Program(len(cut.leaves), list(cut.leaf_contiguous), values, steps, outputs, releases,
                       obj, names, texts, scalars)
-    program.llvm_source = text if kernels or routines else ""
+    program.llvm_source = text if kernels else ""
     program.kernels_ir = kernels            # for inspection, like llvm_source (not stored)
-    telemetry.log("kernels", f"compiled {len(kernels)} kernels, {program.extern_count} extern "
-                             f"calls in {(time.perf_counter() - start) * 1e3:.1f} ms")
+    routine_calls = sum(isinstance(s, RoutineStep) for s in steps)
+    telemetry.log("kernels", f"compiled {len(kernels)} kernels ({routine_calls} routine calls, "
+                             f"{program.extern_count} extern calls) in "
+                             f"{(time.perf_counter() - start) * 1e3:.1f} ms")
     return program
 
 
