@@ -10,11 +10,11 @@ element strides of non-contiguous inputs and the values of scalar inputs from ``
 over ``[start, stop)`` (the slice a worker thread owns).  Addresses are GEPs; loop
 variables and accumulators are allocas that SROA turns into registers.
 
-Float sums and products accumulate blockwise: each block of ``BLOCK`` consecutive inner
+Float32 sums and products accumulate blockwise: each block of ``BLOCK`` consecutive inner
 elements is combined in the value's type (vectorized, with ``reassoc``), and block results
 go into a float64 accumulator, so long float32 sums stay as accurate as NumPy's pairwise
-summation.  Rows of at most ``BLOCK`` elements (decided at run time) skip the blocks and
-accumulate straight into the float64 accumulator.
+summation.  Float64 sums need no wider type: they accumulate directly (vectorized,
+``reassoc``), which also keeps short rows cheap.
 
 Reductions over leading axes (``x.sum(axis=0)``, column statistics) run in *column order*
 (``column_order``/``column_phases``): the reduced loops go outside a block of
@@ -293,29 +293,18 @@ class KernelCodegen:
                 plans.append((red, self._arg_accumulator(red, self.alloca), None, False))
                 continue
             dt = red.dtype
-            blocked = dt.kind == "f" and red.combine in ("add", "multiply") and bool(phase.inner)
+            # float32 sums and products accumulate in blocks (accuracy, see the module
+            # docstring); float64 ones straight into the float64 accumulator (vectorized with
+            # reassoc: short rows, a distance over 2 coordinates, pay no block setup)
+            blocked = (dt.kind == "f" and dt.itemsize < 8 and red.combine in ("add", "multiply")
+                       and bool(phase.inner))
             acc_dt = F64 if blocked else dt
             acc = self.alloca(ltype(acc_dt))
             self.e.line(f"store {ltype(acc_dt)} {literal(identity(red.combine, dt), acc_dt)}, ptr {acc}")
             plans.append((red, acc, acc_dt, blocked))
         targets = [(red, acc, acc_dt) for red, acc, acc_dt, _ in plans]
         if any(blocked for *_, blocked in plans):
-            # Blocks pay for long rows only: a short one (a distance over 2 coordinates)
-            # accumulates straight into the float64 accumulator.
-            e = self.e
-            extent = self.index(phase.inner[-1].extent)
-            long = e.assign(f"icmp sgt i64 {extent}, {BLOCK}")
-            blocks, plain, done = e.label("blocks"), e.label("plain"), e.label("summed")
-            e.line(f"br i1 {long}, label %{blocks}, label %{plain}")
-            for label, emit in ((blocks, lambda: self._blocked_reduction(phase, plans)),
-                                (plain, lambda: self.nest(phase.inner,
-                                                          lambda: self._accumulate(phase, targets)))):
-                e.lines.append(f"{label}:")
-                saved = dict(self.index_cache)
-                emit()
-                self.index_cache = saved
-                e.line(f"br label %{done}")
-            e.lines.append(f"{done}:")
+            self._blocked_reduction(phase, plans)
         else:
             self.nest(phase.inner, lambda: self._accumulate(phase, targets))
         for red, acc, acc_dt, _ in plans:
