@@ -2,8 +2,8 @@
 
 Each step shows the code it runs (the ``>>>`` lines are executed exactly as printed), then what
 happened: the graph recorded, what the metrics say ran, a value check against NumPy running
-the *same* code, mutation through views, ``LAZYNUM_SYNC=raise`` catching an implicit sync,
-and honest timings against NumPy.
+the *same* code, mutation through views, data-dependent shapes as bounded dims,
+``LAZYNUM_SYNC=raise`` catching an implicit sync, and honest timings against NumPy.
 """
 from __future__ import annotations
 
@@ -56,6 +56,14 @@ print(a)                                  # printing needs the value: a sync
 print(w)
 """
 
+STEP_BOUNDED = """\
+x = np.asarray(data)
+for t in (0.0, 1.0, 2.0):                 # any threshold: the same compiled program
+    sel = x[x > t]                        # no sync: data padded to a bound, plus a lazy size
+    stats = np.stack([sel.mean(), sel.var()])
+    print(sel.shape, stats)               # one sync for both (printing needs the values)
+"""
+
 STEP_RAISE = """\
 with np.config(sync="raise"):             # same as LAZYNUM_SYNC=raise
     z = y * 2 - 1
@@ -105,6 +113,11 @@ def _softmax(xp, x):
     return e / e.sum(axis=1, keepdims=True)
 
 
+def _masked_stats(x):
+    y = x[x > 0.25]
+    return y.sum(), y.mean(), y.var()
+
+
 def _chain(x, b, n_ops=1000):
     for _ in range(n_ops // 4):
         x = x * b + 0.5
@@ -128,6 +141,9 @@ def _timings(data) -> list:
         ("2*a + b*b - a/3, 10^6 float64",
          _median_seconds(lambda: 2 * a + b * b - a / 3),
          _median_seconds(lambda: lazynum.sync(2 * la + lb * lb - la / 3))),
+        ("x[x > 0.25]: sum, mean, var, 10^6 float64",
+         _median_seconds(lambda: _masked_stats(a)),
+         _median_seconds(lambda: lazynum.sync(*_masked_stats(la)))),
     ]
     # Per-op rows take more samples: one scheduler hiccup (ms) would swamp a 1000-op chain.
     numpy_op = _median_seconds(lambda: _chain(small_a, small_b), runs=21) / 1000
@@ -190,15 +206,28 @@ def main() -> int:
         same = all(numpy.array_equal(numpy.asarray(lazy_ns[k]), numpy_ns[k]) for k in "avw")
         print(f"{INDENT}a, v, w equal to the same code run by NumPy: {same}")
 
-        print("\n[5] LAZYNUM_SYNC=raise finds the implicit syncs (the line that asked for a value)")
+        print("\n[5] Data-dependent shapes stay lazy: bounded dims (size known only at run time)")
+        _show(STEP_BOUNDED)
+        before = lazynum.metrics()
+        _run(STEP_BOUNDED, lazy_ns, "step 5")
+        after = lazynum.metrics()
+        delta = {k: after[k] - before[k] for k in ("syncs", "compiles", "cache_hits")}
+        print(f"{INDENT}for 3 thresholds: " + "  ".join(f"{k}={v}" for k, v in delta.items())
+              + "   <- one program for every mask")
+        selected = data[data > 2.0]
+        same = numpy.allclose(numpy.asarray(lazy_ns["stats"]), [selected.mean(), selected.var()],
+                              rtol=1e-12, atol=0)
+        print(f"{INDENT}stats equal to NumPy's data[data > 2.0].mean(), .var(): {same}")
+
+        print("\n[6] LAZYNUM_SYNC=raise finds the implicit syncs (the line that asked for a value)")
         _show(STEP_RAISE)
         try:
-            _run(STEP_RAISE, lazy_ns, "step 5")
+            _run(STEP_RAISE, lazy_ns, "step 6")
             print(f"{INDENT}(no SyncError raised: unexpected)")
         except lazynum.SyncError as exc:
             print(f"{INDENT}lazynum.SyncError: {exc}")
 
-    print(f"\n[6] Time against NumPy (median of {RUNS} runs; lazynum includes recording and the sync)")
+    print(f"\n[7] Time against NumPy (median of {RUNS} runs; lazynum includes recording and the sync)")
     load, cores = (os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0), os.cpu_count() or 1
     if load > cores * 0.5:
         print(f"{INDENT}(this machine is busy: load average {load:.1f} on {cores} cores, so these are noisy)")
@@ -212,9 +241,8 @@ def main() -> int:
               f"{ratio:5.2f}x {verdict}")
     print(f"{INDENT}(last row: NumPy computes each op; lazynum only records it, computing later)")
     if backend == "numpy":
-        print(f"{INDENT}Today lazynum runs on its NumPy reference backend (op by op, no fusion): it does")
-        print(f"{INDENT}NumPy's work plus its own recording, so NumPy's speed is the best it can reach now.")
-        print(f"{INDENT}The fused llvm backend (LAZYNUM_BACKEND=llvm) is the next milestone.")
+        print(f"{INDENT}This ran on the NumPy reference backend (op by op, no fusion): NumPy's work plus")
+        print(f"{INDENT}lazynum's recording. The default llvm backend fuses (LAZYNUM_BACKEND=llvm).")
     print(f"{INDENT}Full numbers, with numexpr, numba and jax where installed: python -m bench.run")
     print("\nMore: LAZYNUM_LOGS=graph,sync python -m lazynum.demo  |  lazynum.metrics_report()")
     return 0
