@@ -290,7 +290,7 @@ class KernelCodegen:
         plans = []                  # (reduction, accumulator pointer, its dtype, blocked)
         for red in phase.reductions:
             if red.combine in ARG_COMBINES:
-                plans.append((red, self._arg_accumulator(red, self.alloca), None, False))
+                plans.append((red, self._arg_accumulator(red), None, False))
                 continue
             dt = red.dtype
             # float32 sums and products accumulate in blocks (accuracy, see the module
@@ -341,11 +341,11 @@ class KernelCodegen:
             self.e.line(f"store {ltype(acc_dt)} {_combine(self.e, red.combine, cur, value, acc_dt)}, "
                         f"ptr {acc}")
 
-    def _arg_accumulator(self, red, allocate) -> tuple:
-        """(best value, its position) slots, from ``allocate(type)``, initialized to a value
-        every element beats or ties (ties keep position 0: an all-equal row gives 0)."""
+    def _arg_accumulator(self, red) -> tuple:
+        """(best value, its position) slots, initialized to a value every element beats or
+        ties (ties keep position 0: an all-equal row gives 0)."""
         dt = red.value_dtype
-        best, position = allocate(ltype(dt)), allocate("i64")
+        best, position = self.alloca(ltype(dt)), self.alloca("i64")
         start = identity("maximum" if red.combine == "argmax" else "minimum", dt)
         self.e.line(f"store {ltype(dt)} {literal(start, dt)}, ptr {best}")
         self.e.line(f"store i64 0, ptr {position}")

@@ -166,7 +166,7 @@ class Program:
                        evaluate(step.work, sizes))
 
     def _routine(self, step, values, sizes) -> None:
-        dtype, shape = self.values[step.out - self.n_inputs]
+        _, shape = self.values[step.out - self.n_inputs]
         count_fn, scatter_fn = compaction.compiled(step.itemsize)
         values[step.out] = compaction.run(count_fn, scatter_fn, values[step.args[0]],
                                           values[step.args[1]], _shape_value(shape, sizes))
@@ -209,8 +209,8 @@ class Program:
             if isinstance(step, KernelStep):
                 lines.append(self.texts.get(step.name, f"kernel {step.name}"))
             elif isinstance(step, RoutineStep):
-                lines.append(f"routine {step.routine} (items of {step.itemsize} bytes)"
-                             f"(values {step.args}) -> value {step.out}")
+                lines.append(f"routine {step.routine}(values {step.args}) -> value {step.out} "
+                             f"(items of {step.itemsize} bytes)")
             else:
                 lines.append(f"extern call {step.op.name}(values {step.args}) -> value {step.out}")
         return "\n".join(lines)
