@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from .. import telemetry
 from ..expr.registry import KERNEL
+from .kernel_ir import ARG_COMBINES
 from .lowering import NotFusable, describe, lower_kernel, reduced_axes
 
 
@@ -65,6 +66,11 @@ def classify(node, supports) -> str:
     if node.op.name == "view":
         return "view"
     if node.op.kind == "reduce":
+        if lowering.combine in ARG_COMBINES and (not node.shape or node.attrs[0] != len(node.args[0].shape) - 1):
+            # An arg-reduction carries a serial compare-and-select chain through its loop:
+            # fast over many short rows (k-means' argmin over the clusters), slower than
+            # NumPy's SIMD argmax over one long run (a full or a column arg-reduction).
+            return "extern"
         return "reduce" if supports.reduction(lowering.combine, node.dtype) else "extern"
     if node.op.kind in ("elementwise", "creation") and supports.node(node):
         return "pointwise"

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 
 import lazynum as lnp
 import lazynum.backends.llvm as llvm_backend
-from lazynum.backends.llvm import buffer_pool, codegen
+from lazynum.backends.llvm import buffer_pool, codegen, workers
 
 from .. import strategies as S
 from ..compile.llvm_harness import compiled, on_llvm
@@ -206,4 +206,35 @@ def test_arg_reductions_are_kernels_with_numpys_first_position_and_nan_rules(x, 
     got, program = compiled(lambda m, a: getattr(a, name)(axis=axis) + 0, x)
     expected = getattr(x, name)(axis=axis)
     assert got.dtype == expected.dtype and np.array_equal(got, expected)
-    assert program.extern_count == 0
+    # a kernel over rows (the last axis, other axes kept); NumPy's SIMD call for one long run
+    row_wise = x.ndim > 1 and axis == x.ndim - 1
+    assert program.extern_count == (0 if row_wise else 1)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "mean", "any", "all", "count_and_sum"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.bool_])
+def test_full_reductions_split_across_threads_match_one_thread_and_numpy(threads, name, dtype):
+    n = 3 * workers.MIN_PARALLEL_WORK + 17                       # large enough to split
+    x = RNG.standard_normal(n) * 3
+    x[n // 2 + 5] = 40.0                                         # the max lies in a later part
+    x = (x > 0) if dtype == np.bool_ else x.astype(dtype)
+    if name == "prod":
+        x = x[:200] if dtype != np.bool_ else x                   # keep products finite
+    fns = {"count_and_sum": lambda m, a: (a > 0).sum() + a.sum() * 2}
+    fn = fns.get(name, lambda m, a: getattr(a, name)())
+    with lnp.config(threads=threads):
+        got, program = compiled(fn, x)
+    assert program.steps[0].split or len(x) < workers.MIN_PARALLEL_WORK
+    with np.errstate(all="ignore"):
+        expected = fn(np, x)
+    S.assert_same(got, np.asarray(expected), rtol=1e-5 if dtype == np.float32 else 1e-10)
+
+
+def test_split_reductions_keep_nan_and_first_position_rules():
+    n = 4 * workers.MIN_PARALLEL_WORK
+    x = RNG.standard_normal(n)
+    x[3 * n // 4] = np.nan                                       # a NaN in the last part only
+    with lnp.config(threads=4):
+        got, _ = compiled(lambda m, a: m.stack([a.max(), a.min(), m.nanmax(a)]), x)
+    np.testing.assert_array_equal(got, [np.nan, np.nan, np.nanmax(x)])

@@ -287,7 +287,16 @@ class KernelCodegen:
 
     def reduction_phase(self, phase) -> None:
         """The phase's reductions in one pass over its inner loops."""
-        plans = []                  # (reduction, accumulator pointer, its dtype, blocked)
+        plans = self._plans(phase)
+        self._run_pass(phase, plans)
+        self._bind_results(plans)
+        for store in phase.stores:
+            self.store(store)
+
+    def _plans(self, phase) -> list:
+        """(reduction, accumulator slot(s), accumulator dtype, blocked) per reduction, with
+        the accumulators allocated and set to their identity."""
+        plans = []
         for red in phase.reductions:
             if red.combine in ARG_COMBINES:
                 plans.append((red, self._arg_accumulator(red), None, False))
@@ -302,11 +311,17 @@ class KernelCodegen:
             acc = self.alloca(ltype(acc_dt))
             self.e.line(f"store {ltype(acc_dt)} {literal(identity(red.combine, dt), acc_dt)}, ptr {acc}")
             plans.append((red, acc, acc_dt, blocked))
-        targets = [(red, acc, acc_dt) for red, acc, acc_dt, _ in plans]
+        return plans
+
+    def _run_pass(self, phase, plans, first_range=None) -> None:
+        """The inner loops (the first over ``first_range`` when given), accumulating."""
         if any(blocked for *_, blocked in plans):
-            self._blocked_reduction(phase, plans)
+            self._blocked_reduction(phase, plans, first_range)
         else:
-            self.nest(phase.inner, lambda: self._accumulate(phase, targets))
+            targets = [(red, acc, acc_dt) for red, acc, acc_dt, _ in plans]
+            self.nest(phase.inner, lambda: self._accumulate(phase, targets), first_range=first_range)
+
+    def _bind_results(self, plans) -> None:
         for red, acc, acc_dt, _ in plans:
             if red.combine in ARG_COMBINES:
                 self.values[red.result] = self.e.assign(f"load i64, ptr {acc[1]}")
@@ -317,8 +332,6 @@ class KernelCodegen:
                 result = so.cast(self.e, result, acc_dt, red.dtype)
             self.values[red.result] = result
             self.dtypes[red.result] = red.dtype
-        for store in phase.stores:
-            self.store(store)
 
     def _accumulate(self, phase, targets) -> None:
         """The body at one point, then ``*acc = combine(*acc, value)`` for each
@@ -357,29 +370,39 @@ class KernelCodegen:
         e, dt = self.e, red.value_dtype
         value = self._materialize(self.operand(red.value), dt)
         best = e.assign(f"load {ltype(dt)}, ptr {best_ptr}")
-        take = so.emit(e, "greater" if red.combine == "argmax" else "less", [value, best], [dt, dt],
-                       np.dtype(bool))
-        if dt.kind == "f":
-            value_nan = e.assign(f"fcmp uno {ltype(dt)} {value}, {value}")
-            best_number = e.assign(f"fcmp ord {ltype(dt)} {best}, {best}")
-            first_nan = e.assign(f"and i1 {value_nan}, {best_number}")
-            take = e.assign(f"or i1 {take}, {first_nan}")
+        take = self._beats(red, value, best)
         if red.mask is not None:
             take = e.assign(f"and i1 {take}, {self.operand(red.mask)}")
         position = self._materialize(self.operand(red.index), np.dtype(np.int64))
+        self._arg_take(dt, take, value, best, position, best_ptr, position_ptr)
+
+    def _arg_take(self, dt, take, value, best, position, best_ptr, position_ptr) -> None:
+        e = self.e
         old = e.assign(f"load i64, ptr {position_ptr}")
         e.line(f"store {ltype(dt)} {e.assign(f'select i1 {take}, {ltype(dt)} {value}, {ltype(dt)} {best}')}, "
                f"ptr {best_ptr}")
         e.line(f"store i64 {e.assign(f'select i1 {take}, i64 {position}, i64 {old}')}, ptr {position_ptr}")
 
-    def _blocked_reduction(self, phase, plans) -> None:
+    def _beats(self, red, value, best) -> str:
+        """i1: ``value`` strictly beats ``best`` for an arg-reduction (or is its first NaN)."""
+        e, dt = self.e, red.value_dtype
+        take = so.emit(e, "greater" if red.combine == "argmax" else "less", [value, best], [dt, dt],
+                       np.dtype(bool))
+        if dt.kind == "f":
+            value_nan = e.assign(f"fcmp uno {ltype(dt)} {value}, {value}")
+            best_number = e.assign(f"fcmp ord {ltype(dt)} {best}, {best}")
+            take = e.assign(f"or i1 {take}, {e.assign(f'and i1 {value_nan}, {best_number}')}")
+        return take
+
+    def _blocked_reduction(self, phase, plans, first_range=None) -> None:
         """Float sums/products combine each ``BLOCK`` of the last inner loop in their own
         type (vectorized), then add the block into the float64 accumulator."""
         e = self.e
         outer, last = phase.inner[:-1], phase.inner[-1]
+        low, high = first_range if first_range and not outer else ("0", None)
 
         def blocks():
-            extent = self.index(last.extent)
+            extent = high or self.index(last.extent)
 
             def one_block(start):
                 stop_raw = e.assign(f"add nsw i64 {start}, {BLOCK}")
@@ -400,8 +423,8 @@ class KernelCodegen:
                     part = so.cast(e, e.assign(f"load {ltype(red.dtype)}, ptr {block_acc}"), red.dtype, F64)
                     cur = e.assign(f"load double, ptr {acc}")
                     e.line(f"store double {_combine(e, red.combine, cur, part, F64)}, ptr {acc}")
-            self.loop(None, "0", extent, one_block, step=BLOCK)
-        self.nest(outer, blocks)
+            self.loop(None, low, extent, one_block, step=BLOCK)
+        self.nest(outer, blocks, first_range=first_range if outer else None)
 
     # -- column order: reductions over leading axes ---------------------------------------
     def column_phases(self) -> None:
@@ -492,25 +515,105 @@ class KernelCodegen:
         else:
             self.nest(k.outer, phases, first_range=first)
         e.line("ret void")
-        params = ", ".join([f"ptr noalias %b{i}" for i in range(self.n_pointers)] + ["ptr noalias %scalars"])
-        sep = ", "
-        body = [f"define internal void @{k.name}.body({params}{sep}ptr %sizes, ptr %strides, "
-                "i64 %start, i64 %stop) #1 {", "entry:"] + self.allocas + e.lines + ["}"]
-        entry = [f"define void @{k.name}(ptr %buffers, ptr %sizes, ptr %strides, i64 %start, i64 %stop) #1 {{"]
+        return self._wrapped(k.name)
+
+    # -- full reductions split across threads ------------------------------------------------
+    def part_function(self) -> str:
+        """``<name>.part``: the reduction pass over ``[start, stop)`` of its first loop,
+        leaving each accumulator in this part's slots of ``scratch`` (8 bytes each)."""
+        self._load_atoms()
+        plans = self._plans(self.kernel.phases[0])
+        self._run_pass(self.kernel.phases[0], plans, first_range=("%start", "%stop"))
+        e, j = self.e, 0
+        for red, acc, acc_dt, _ in plans:
+            pairs = ([(acc[0], ltype(red.value_dtype)), (acc[1], "i64")]
+                     if red.combine in ARG_COMBINES else [(acc, ltype(acc_dt))])
+            for pointer, type_ in pairs:
+                slot = e.assign(f"getelementptr inbounds i64, ptr %scratch, i64 {j}")
+                e.line(f"store {type_} {e.assign(f'load {type_}, ptr {pointer}')}, ptr {slot}")
+                j += 1
+        e.line("ret void")
+        return self._wrapped(f"{self.kernel.name}.part", scratch=True)
+
+    def finish_function(self) -> str:
+        """``<name>.finish``: combine parts ``[start, stop)`` of ``scratch`` in order (the
+        first best position still wins), then the stores and the map phases."""
+        self._load_atoms()
+        phase = self.kernel.phases[0]
+        plans = self._plans(phase)
+        slots = split_reduction(self.kernel)
+        e = self.e
+
+        def combine(part):
+            base = e.assign(f"mul nsw i64 {part}, {slots}")
+            j = 0
+            for red, acc, acc_dt, _ in plans:
+                at = [e.assign(f"getelementptr inbounds i64, ptr %scratch, i64 "
+                               f"{e.assign(f'add nsw i64 {base}, {j + k}')}") for k in range(2)]
+                if red.combine in ARG_COMBINES:
+                    dt = red.value_dtype
+                    value = e.assign(f"load {ltype(dt)}, ptr {at[0]}")
+                    position = e.assign(f"load i64, ptr {at[1]}")
+                    best = e.assign(f"load {ltype(dt)}, ptr {acc[0]}")
+                    self._arg_take(dt, self._beats(red, value, best), value, best, position, *acc)
+                    j += 2
+                    continue
+                value = e.assign(f"load {ltype(acc_dt)}, ptr {at[0]}")
+                cur = e.assign(f"load {ltype(acc_dt)}, ptr {acc}")
+                e.line(f"store {ltype(acc_dt)} {_combine(e, red.combine, cur, value, acc_dt)}, ptr {acc}")
+                j += 1
+        self.loop(None, "%start", "%stop", combine)
+        self._bind_results(plans)
+        for store in phase.stores:
+            self.store(store)
+        for later in self.kernel.phases[1:]:
+            self.map_phase(later)
+        e.line("ret void")
+        return self._wrapped(f"{self.kernel.name}.finish", scratch=True)
+
+    def _wrapped(self, name: str, scratch: bool = False) -> str:
+        """The emitted body as ``<name>.body`` (noalias buffer arguments, so loops vectorize)
+        and the entry ``<name>(buffers, sizes, strides, start, stop)`` that unpacks them; a
+        ``scratch`` pointer follows the buffers (and the scalar block) when asked for."""
+        extra = ["ptr noalias %scratch"] if scratch else []
+        params = ", ".join([f"ptr noalias %b{i}" for i in range(self.n_pointers)]
+                           + ["ptr noalias %scalars"] + extra)
+        body = [f"define internal void @{name}.body({params}, ptr %sizes, ptr %strides, "
+                "i64 %start, i64 %stop) #1 {", "entry:"] + self.allocas + self.e.lines + ["}"]
+        entry = [f"define void @{name}(ptr %buffers, ptr %sizes, ptr %strides, i64 %start, i64 %stop) #1 {{"]
         names = []
         for i in range(self.n_pointers):
             entry.append(f"  %p{i} = getelementptr inbounds ptr, ptr %buffers, i64 {i}")
             entry.append(f"  %b{i} = load ptr, ptr %p{i}")
             names.append(f"ptr %b{i}")
+        after = self.n_pointers
         if self.param_position:         # the scalar block's address follows the pointers
-            entry.append(f"  %ps = getelementptr inbounds ptr, ptr %buffers, i64 {self.n_pointers}")
+            entry.append(f"  %ps = getelementptr inbounds ptr, ptr %buffers, i64 {after}")
             entry.append("  %scalars = load ptr, ptr %ps")
+            after += 1
         else:
             entry.append("  %scalars = getelementptr inbounds ptr, ptr %buffers, i64 0")
         names.append("ptr %scalars")
+        if scratch:
+            entry.append(f"  %pscratch = getelementptr inbounds ptr, ptr %buffers, i64 {after}")
+            entry.append("  %scratch = load ptr, ptr %pscratch")
+            names.append("ptr %scratch")
         call_args = ", ".join(names + ["ptr %sizes", "ptr %strides", "i64 %start", "i64 %stop"])
-        entry += [f"  call void @{k.name}.body({call_args})", "  ret void", "}"]
+        entry += [f"  call void @{name}.body({call_args})", "  ret void", "}"]
         return "\n".join(body + entry)
+
+
+def split_reduction(kernel) -> int:
+    """Scratch slots per part when the kernel's work is one reduction pass with no outer
+    loop (``x.sum()``, a masked count and sum), followed only by per-result maps: then its
+    first loop splits across threads (``part_function``) and ``finish_function`` combines
+    the parts.  0 otherwise (the kernel runs whole, on one thread)."""
+    if kernel.outer or not kernel.phases:
+        return 0
+    first, rest = kernel.phases[0], kernel.phases[1:]
+    if not first.reductions or not first.inner or any(p.reductions or p.inner for p in rest):
+        return 0
+    return sum(2 if r.combine in ARG_COMBINES else 1 for r in first.reductions)
 
 
 def module_text(kernels, layout, triple: str, data_layout: str, routines=(),
@@ -519,9 +622,13 @@ def module_text(kernels, layout, triple: str, data_layout: str, routines=(),
     routines, e.g. stream compaction)."""
     functions, declarations = [], set(routine_declarations)
     for kernel in kernels:
-        gen = KernelCodegen(kernel, layout)
-        functions.append(gen.function())
-        declarations |= gen.e.declarations
+        gens = [KernelCodegen(kernel, layout)]
+        functions.append(gens[0].function())
+        if split_reduction(kernel):
+            gens += [KernelCodegen(kernel, layout), KernelCodegen(kernel, layout)]
+            functions += [gens[1].part_function(), gens[2].finish_function()]
+        for gen in gens:
+            declarations |= gen.e.declarations
     functions.extend(routines)
     header = [f'target triple = "{triple}"', f'target datalayout = "{data_layout}"', ""]
     attrs = ["attributes #0 = { nounwind willreturn memory(none) }",

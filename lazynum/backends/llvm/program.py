@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from ... import telemetry
+from ... import settings, telemetry
 from ...compile import index_expr as ix
 from ...compile.kernel_ir import Buffer, format_kernel
 from ...compile.lowering import lower_kernel
@@ -74,11 +74,13 @@ class KernelStep:
     ``scalars`` the 0-d inputs it reads, passed by value in one 8-byte-slot block after
     the buffer pointers (so a loop body traced many times compiles once, and a kernel
     reading hundreds of Python scalars has one pointer argument, not hundreds)."""
-    __slots__ = ("name", "args", "writes", "extent", "work", "scalars")
+    __slots__ = ("name", "args", "writes", "extent", "work", "scalars", "split", "split_extent")
 
     def __init__(self, name, args, writes, extent, work, scalars=()):
         self.name, self.args, self.writes, self.extent, self.work = name, args, writes, extent, work
         self.scalars = list(scalars)
+        self.split = 0              # scratch slots per part when its reduction splits (codegen)
+        self.split_extent = None    # the extent of the loop it splits
 
 
 class ExternStep:
@@ -160,10 +162,32 @@ class Program:
             for j, n in enumerate(step.scalars):
                 block[j:j + 1].view(values[n].dtype)[0] = values[n][()]
             addresses.append(block.ctypes.data)
+        work = evaluate(step.work, sizes)
+        if step.split and work >= workers.MIN_PARALLEL_WORK and settings.effective_threads() > 1:
+            if self._launch_split(step, addresses, size_ptr, stride_ptr, evaluate(step.split_extent, sizes)):
+                return
         pointers = (ctypes.c_void_p * max(len(addresses), 1))(*addresses)
         extent = evaluate(step.extent, sizes) if step.extent is not None else 1
-        workers.launch(self._fns[step.name], pointers, size_ptr, stride_ptr, extent,
-                       evaluate(step.work, sizes))
+        workers.launch(self._fns[step.name], pointers, size_ptr, stride_ptr, extent, work)
+
+    def _launch_split(self, step, addresses, size_ptr, stride_ptr, extent) -> bool:
+        """A full reduction on every thread: each part reduces a slice of the split loop
+        into its own scratch slots, then ``finish`` combines them in order."""
+        parts = min(settings.effective_threads(), extent)
+        if parts <= 1:
+            return False
+        scratch = np.empty(parts * step.split, dtype=np.int64)
+        base = scratch.ctypes.data
+        bounds = [extent * t // parts for t in range(parts + 1)]
+        calls = []
+        for t in range(parts):
+            pointers = (ctypes.c_void_p * (len(addresses) + 1))(*addresses, base + 8 * t * step.split)
+            calls.append((self._fns[f"{step.name}.part"],
+                          (pointers, size_ptr, stride_ptr, bounds[t], bounds[t + 1])))
+        workers.run_all(calls)
+        pointers = (ctypes.c_void_p * (len(addresses) + 1))(*addresses, base)
+        self._fns[f"{step.name}.finish"](pointers, size_ptr, stride_ptr, 0, parts)
+        return True
 
     def _routine(self, step, values, sizes) -> None:
         _, shape = self.values[step.out - self.n_inputs]
@@ -299,6 +323,14 @@ def build(cut) -> Program:
     kernels = _share_identical_kernels(kernels, steps, layout)
     texts = {k.name: format_kernel(k) for k in kernels}
     obj, names = b"", [k.name for k in kernels]
+    by_name = {k.name: k for k in kernels}
+    for k in kernels:
+        if codegen.split_reduction(k):
+            names += [f"{k.name}.part", f"{k.name}.finish"]
+    for step in steps:
+        if isinstance(step, KernelStep) and codegen.split_reduction(by_name[step.name]):
+            step.split = codegen.split_reduction(by_name[step.name])
+            step.split_extent = by_name[step.name].phases[0].inner[0].extent
     if kernels:
         text = codegen.module_text(kernels, layout, jit.target_machine().triple,
                                    str(jit.target_machine().target_data))

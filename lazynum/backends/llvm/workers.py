@@ -56,15 +56,22 @@ def launch(fn, buffers, sizes, strides, extent: int, work: int) -> None:
     if threads <= 1 or work < MIN_PARALLEL_WORK:
         fn(buffers, sizes, strides, 0, extent)
         return
-    pool = _workers(threads - 1)
     bounds = [extent * t // threads for t in range(threads + 1)]
-    for t in range(1, threads):
-        pool.inboxes[t - 1].put((fn, (buffers, sizes, strides, bounds[t], bounds[t + 1])))
+    run_all([(fn, (buffers, sizes, strides, bounds[t], bounds[t + 1])) for t in range(threads)])
+
+
+def run_all(calls) -> None:
+    """Run every ``(fn, args)`` at once: the first on this thread, the rest on workers;
+    the first error raised by any of them is raised here, after all have finished."""
+    pool = _workers(len(calls) - 1) if len(calls) > 1 else None
+    for t, call in enumerate(calls[1:]):
+        pool.inboxes[t].put(call)
     error = None
     try:
-        fn(buffers, sizes, strides, 0, bounds[1])
+        fn, args = calls[0]
+        fn(*args)
     finally:
-        for _ in range(1, threads):
+        for _ in calls[1:]:
             result = pool.done.get()
             error = error or result
     if error is not None:
