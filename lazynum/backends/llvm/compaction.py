@@ -45,6 +45,10 @@ def supports(dtype: np.dtype) -> bool:
     return np.dtype(dtype).itemsize in _INT
 
 
+# The end of both functions' loop over chunks: the next chunk, or return.
+_NEXT_CHUNK = ("  %c.next = add i64 %c, 1", "  br label %chunks", "exit:", "  ret void", "}")
+
+
 def _prologue(lines, pointers, params):
     for i, p in pointers:
         lines += [f"  %{p}.at = getelementptr inbounds ptr, ptr %buffers, i64 {i}",
@@ -91,11 +95,7 @@ def count_function(name: str) -> str:
         "done:",
         "  %count.at = getelementptr inbounds i64, ptr %counts, i64 %c",
         "  store i64 %acc, ptr %count.at",
-        "  %c.next = add i64 %c, 1",
-        "  br label %chunks",
-        "exit:",
-        "  ret void",
-        "}"]
+        *_NEXT_CHUNK]
     return "\n".join(lines)
 
 
@@ -204,11 +204,7 @@ def scatter_function(name: str, itemsize: int) -> str:
         "  %z.e.next = add i64 %z.e, 1",
         "  br label %zero",
         "zeroed:",
-        "  %c.next = add i64 %c, 1",
-        "  br label %chunks",
-        "exit:",
-        "  ret void",
-        "}"]
+        *_NEXT_CHUNK]
     return "\n".join(lines)
 
 
