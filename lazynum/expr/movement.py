@@ -59,10 +59,25 @@ def _view_reference(arrays, attrs):
     # A non-contiguous base (often a stride-0 broadcast of one scalar): gather just the
     # view's elements instead of copying the whole base to make it contiguous.
     shape, strides, offset = attrs
+    if not base.size:
+        return np.empty(shape, base.dtype)
     flat = np.full(shape, offset, dtype=np.int64)
     for axis, (d, s) in enumerate(zip(shape, strides)):
         flat += (np.arange(d, dtype=np.int64) * s).reshape((d,) + (1,) * (len(shape) - axis - 1))
-    return base[np.unravel_index(flat, base.shape)] if base.size else np.empty(shape, base.dtype)
+    return base[_unravel(flat, base.shape)]
+
+
+def _unravel(flat: np.ndarray, shape) -> tuple:
+    """C-order coordinates of the flat indices ``flat`` in ``shape``.  Not
+    ``np.unravel_index``: NumPy 2.4's gives wrong coordinates past its 8192-element iterator
+    buffer for index arrays with a trailing length-1 axis (numpy/numpy#31980), which a
+    view of shape (n, 1) over a strided base is."""
+    coords = []
+    for d in reversed(shape[1:]):
+        flat, coord = np.divmod(flat, d)
+        coords.append(coord)
+    coords.append(flat)
+    return tuple(reversed(coords))
 
 
 VIEW = register("view", "view", shape=_view_shape, dtype=lambda args, attrs: args[0].dtype,
