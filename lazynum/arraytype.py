@@ -18,6 +18,7 @@ from .expr import node as nodes
 from .expr.movement import VIEW, VIEW_SCATTER
 from .runtime import register_live, sync_nodes
 from .runtime.sync import _live
+from .runtime.writes import remember as remember_write
 
 _new = object.__new__
 _weakref = weakref.ref
@@ -159,6 +160,19 @@ class ndarray:
     def _replace_storage(self, node) -> None:
         """Make ``node`` (a full new value of this array's storage) the latest version."""
         self._check_writeable()
+        if self._view is None:
+            remember_write(self, self._node, node)
+            self._node = node
+        else:
+            storage = self._view.storage
+            remember_write(storage, storage.node, node)
+            storage.node = node
+            storage.version += 1
+        if node.buffer is None:
+            register_live(self)
+
+    def _restore(self, node) -> None:
+        """Undo a write that failed at its sync: ``node`` is the value from before it."""
         if self._view is None:
             self._node = node
         else:

@@ -13,7 +13,7 @@ from . import (advanced_indexing, creation, indexing, joining, linalg, manipulat
 from . import fastpath
 from .arraytype import ndarray
 from .expr.elementwise import UFUNC_OPS
-from .ufuncs import call
+from .ufuncs import UFUNCS, _bounded_type, call
 
 _OPERAND_TYPES = (ndarray, np.ndarray, np.generic, bool, int, float, list, tuple)
 
@@ -37,11 +37,21 @@ def _binary(name, reflected=False):
 def _inplace(name):
     uf = getattr(np, name)
 
+    lazy_ufunc = UFUNCS[name]
+
     def method(self, other):
         if not isinstance(other, _OPERAND_TYPES):
+            if _takes_ufuncs(other):
+                return lazy_ufunc(self, other, out=self)    # a bounded operand writes into self
             return NotImplemented
         return call(uf, (self, other), out=self)
     return method
+
+
+def _takes_ufuncs(other) -> bool:
+    """Whether ``other`` is a bounded array: lazynum's ufuncs take it (in-place operators
+    write into this array, comparisons defer to it), unlike a foreign object."""
+    return type(other) is _bounded_type()
 
 
 def _unary(name):
@@ -67,7 +77,7 @@ def _equality(name, unequal_value):
 
     def method(self, other):
         result = compare(self, other)
-        if result is NotImplemented:
+        if result is NotImplemented and not _takes_ufuncs(other):
             # NumPy 2 compares with any object elementwise: nothing equals a foreign object.
             return creation.full(self.shape, unequal_value, dtype=bool)
         return result

@@ -359,7 +359,8 @@ class ufunc:
             if result is not None:
                 return result
         bounded = _bounded_type()
-        if any(type(a) is bounded for a in args):     # bounded dims: lazy, checked
+        if any(type(a) is bounded for a in args) or type(out) is bounded or (
+                type(out) is tuple and any(type(o) is bounded for o in out)):  # bounded dims
             from .bounded import compute
             return compute.ufunc(self._np, args, dict(out=out, where=where, dtype=dtype,
                                                       casting=casting, **kwargs)

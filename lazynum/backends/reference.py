@@ -94,9 +94,8 @@ class Program:
         try:
             out = reference(arrays, attrs)
         except (IndexError, ValueError) as exc:
-            if step.op.may_fail:
-                exc.add_note(f"raised by lazynum op {step.op.name!r} traced at "
-                             f"{sites(j) if sites else '?'}")
+            site = sites(j) if sites else None       # also names the failing node
+            exc.add_note(f"raised by lazynum op {step.op.name!r} traced at {site or '?'}")
             raise
         if type(out) is not np.ndarray:
             out = np.asarray(out)        # NumPy returns scalars for 0-d results

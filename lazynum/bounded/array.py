@@ -11,10 +11,11 @@ true-size result.  Slower, never wrong.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..arraytype import ndarray, wrap
-from ..expr import node as nodes
 from ..runtime import sync_nodes
 
 
@@ -79,6 +80,20 @@ class LazySize:
     del _compare
 
 
+def bounded_form(function, original):
+    """``function`` as the namespace's ``original`` with a bounded form: NumPy's
+    ``__array_function__`` on a bounded array calls exactly these, never a fallback
+    wrapper (which would hand the bounded array back to NumPy, forever)."""
+    functools.update_wrapper(function, original)
+    function._bounded_form = True
+    return function
+
+
+def _snapshot(array):
+    """``array``'s value now, as an array later writes to ``array`` do not reach."""
+    return wrap(array._n()) if isinstance(array, ndarray) else array
+
+
 def _value(array: ndarray, reason: str) -> np.ndarray:
     node = array._n()
     if node.buffer is None:
@@ -100,9 +115,15 @@ class BoundedArray:
         only bounded dim): the same values before compaction, in place, with the mask that
         selects them.  Order-free reductions over axis 0 read ``source`` under ``keep``
         instead of ``data`` and so never need the compaction (both forms stay lazy: the
-        one no result reads is never computed).
+        one no result reads is never computed).  Both are taken at their current version
+        (a selection is a value: later writes to the source do not reach it), and the
+        pair is used only while ``data`` is unwritten (``_uncompacted``).
+
+    Writes (``fill``, ``sort``, in-place operators, item/slice/mask assignment, ``out=``)
+    go into ``data``'s storage, so views of a bounded array (its slices, transposes and
+    reshapes, and the true-size array ``materialize`` returns) see them, as in NumPy.
     """
-    __slots__ = ("_data", "_sizes", "_rows", "_concrete", "__weakref__")
+    __slots__ = ("_data", "_sizes", "_rows", "_rows_of", "_concrete", "__weakref__")
     __array_priority__ = 101
 
     def __init__(self, data: ndarray, sizes: tuple, rows: tuple | None = None):
@@ -110,8 +131,22 @@ class BoundedArray:
             raise ValueError("one size (or None) per dim")
         self._data = data
         self._sizes = tuple(sizes)
-        self._rows = rows
+        self._rows = None if rows is None else (_snapshot(rows[0]), _snapshot(rows[1]))
+        self._rows_of = None if rows is None else data._n()
         self._concrete = None
+
+    @property
+    def _uncompacted(self) -> tuple | None:
+        """``(source, keep)`` while the data is as compaction left it, else None."""
+        if self._rows is not None and self._data._n() is not self._rows_of:
+            self._rows = self._rows_of = None       # written since: the pair is stale
+        return self._rows
+
+    def _store(self, value: ndarray) -> None:
+        """Write physical values (this dtype, each dim at most its bound) into the data,
+        from its start: the one write every in-place form ends in."""
+        region = tuple(slice(0, int(e)) for e in value.shape)
+        self._data[region] = value
 
     # -- shape -------------------------------------------------------------------------------
     @property
@@ -159,14 +194,14 @@ class BoundedArray:
 
     # -- values ---------------------------------------------------------------------------------
     def materialize(self, reason: str = "bounded") -> ndarray:
-        """The true-size array (one sync of the data and the sizes; cached)."""
+        """The true-size array: a view of the data (one sync of the data and the sizes;
+        cached), so what is written through it is written into this array."""
         if self._concrete is None:
             pending = self._pending_nodes()
             if pending:
                 sync_nodes(pending, reason)
-            buffer = self._data._n().buffer
             key = tuple(slice(None) if s is None else slice(0, int(s._n().buffer)) for s in self._sizes)
-            self._concrete = wrap(nodes.constant(buffer[key]))
+            self._concrete = self._data[key] if key else self._data[...]
         return self._concrete
 
     def sync(self) -> "BoundedArray":

@@ -79,9 +79,16 @@ def align(operands):
 
 
 def ufunc(uf, inputs, kwargs):
-    """``uf(*inputs)`` where some inputs are bounded."""
+    """``uf(*inputs)`` where some inputs (or ``out``) are bounded."""
     from .. import ufuncs
-    if kwargs.get("out") is not None or kwargs.get("where", True) is not True:
+    out = kwargs.get("out")
+    if isinstance(out, tuple) and len(out) == 1:
+        out = out[0]
+    if (isinstance(out, (ndarray, BoundedArray)) and uf.nout == 1 and kwargs.get("where", True) is True
+            and kwargs.get("casting", "same_kind") == "same_kind"):
+        return _into(uf, inputs, out, kwargs.get("dtype"))
+    if out is not None or kwargs.get("where", True) is not True:
+        kwargs = {**kwargs, "out": materialized(kwargs["out"])} if out is not None else kwargs
         return ufuncs.UFUNCS[uf.__name__](*materialized(inputs), **kwargs)
     arrays, sizes = align(inputs)
     fn = ufuncs.UFUNCS[uf.__name__]
@@ -98,18 +105,81 @@ def ufunc(uf, inputs, kwargs):
     return _wrap(result, sizes)
 
 
+def _into(uf, inputs, out, dtype):
+    """``uf(*inputs, out=out)``: the bounded result written into ``out`` (no sync)."""
+    result = ufunc(uf, inputs, {} if dtype is None else {"dtype": dtype})
+    if not np.can_cast(result.dtype, out.dtype, "same_kind"):
+        raise TypeError(f"Cannot cast ufunc '{uf.__name__}' output from {result.dtype} to "
+                        f"{out.dtype} with casting rule 'same_kind'")
+    value = conformed(result, out, uf.__name__)
+    if isinstance(out, BoundedArray):
+        out._store(value)
+    else:
+        out[tuple(slice(0, int(e)) for e in value.shape)] = value
+    return out
+
+
+def conformed(result, target, name: str) -> ndarray:
+    """``result``'s physical values as a value for ``target`` (an in-place op's or an
+    ``out=``'s destination): ``target``'s dtype, its dims, each bounded size checked equal
+    at the sync (NumPy's "non-broadcastable output operand" otherwise)."""
+    r_sizes = result._sizes if isinstance(result, BoundedArray) else (None,) * np.ndim(result)
+    r_data = result._data if isinstance(result, BoundedArray) else result
+    t_sizes = target._sizes if isinstance(target, BoundedArray) else (None,) * target.ndim
+    t_data = target._data if isinstance(target, BoundedArray) else target
+    message = (f"non-broadcastable output operand of {name}: its shape and the broadcast "
+               f"shape differ")
+    if r_data.ndim > t_data.ndim:
+        raise ValueError(message)
+    ok = None
+    for k in range(t_data.ndim):
+        j = k - (t_data.ndim - r_data.ndim)
+        r_size = None if j < 0 else r_sizes[j]
+        r_extent = 1 if j < 0 else r_data.shape[j]
+        t_size = t_sizes[k]
+        if r_size is None and t_size is None:
+            if r_extent not in (1, t_data.shape[k]):
+                raise ValueError(message)
+            continue
+        if r_size is t_size:
+            continue
+        want = t_size if t_size is not None else t_data.shape[k]
+        got = r_size if r_size is not None else r_extent
+        if r_size is None and r_extent == 1:
+            continue                                      # broadcasts over the bounded dim
+        same = want == got
+        ok = same if ok is None else ok & same
+    value = r_data.astype(target.dtype)
+    lead = t_data.ndim - value.ndim
+    for j in range(value.ndim):       # a bound above the target's extent: the rest is padding
+        value = _crop(value, j, min(int(value.shape[j]), int(t_data.shape[j + lead])))
+    if ok is not None:
+        value = checked(value, ok, "ValueError", message)
+    return manipulation.broadcast_to(value, _region(value, t_data))
+
+
+def _region(value, t_data):
+    """The shape ``value`` fills in ``t_data``: its own extents where it has the dim (a
+    bounded dim's physical extent may be below the target's bound), the target's where it
+    broadcasts."""
+    lead = t_data.ndim - value.ndim
+    return tuple(t_data.shape[k] if k < lead or value.shape[k - lead] == 1 else value.shape[k - lead]
+                 for k in range(t_data.ndim))
+
+
 def source_rows(operands):
     """``(operands before compaction, keep)`` when an elementwise op over ``operands`` can
     run on the uncompacted rows: every bounded operand is compacted by the same ``keep``
-    (``BoundedArray._rows``) and no other operand varies along that axis (it would line up
+    (``BoundedArray._uncompacted``) and no other operand varies along that axis (it would line up
     with the compacted rows, not the source's).  None otherwise."""
     ndim = max(np.ndim(x) if not isinstance(x, BoundedArray) else x.ndim for x in operands)
     keep, out = None, []
     for x in operands:
         if isinstance(x, BoundedArray):
-            if x._rows is None or x.ndim != ndim:
+            pair = x._uncompacted
+            if pair is None or x.ndim != ndim:
                 return None
-            source, k = x._rows
+            source, k = pair
             if keep is not None and k._n() is not keep._n():
                 return None
             keep = k
@@ -154,14 +224,15 @@ def reduce(name, y, axis=None, keepdims=False, **kwargs):
     fn = getattr(reductions, name)
     if not reduced_bounded:
         result = fn(y._data, axis=axis, keepdims=keepdims, **kwargs)
-        rows = None if y._rows is None else (
-            fn(y._rows[0], axis=axis, keepdims=keepdims, **kwargs), y._rows[1])
+        pair = y._uncompacted
+        rows = None if pair is None else (fn(pair[0], axis=axis, keepdims=keepdims, **kwargs), pair[1])
         return _wrap(result, _remaining(y, axes, keepdims), rows)
     data, mask = y._data, None
-    if y._rows is not None:
+    pair = y._uncompacted
+    if pair is not None:
         # Order-free over the selected rows: reduce the source under the selecting mask,
         # so the compaction is never computed for this result.
-        source, keep = y._rows
+        source, keep = pair
         data = source
         mask = manipulation.broadcast_to(keep.reshape((-1,) + (1,) * (y.ndim - 1)), source.shape)
         telemetry.log("fusion", f"{name} of a masked selection: reduced over its source under "
@@ -207,15 +278,16 @@ def _highest(dtype):
 def arg_extreme(name, y, axis=None, keepdims=False):
     """``argmax``/``argmin`` on the true elements (padding filled so it never wins)."""
     if y.ndim > 1 and axis is None:
-        return getattr(reductions, name)(y.materialize())
+        return getattr(reductions, name)(y.materialize(), keepdims=keepdims)
     ax = 0 if axis is None else normalize_axis(axis, y.ndim)
     fill = _lowest(y.dtype) if name == "argmax" else _highest(y.dtype)
     data = y._data
     if y._sizes[ax] is not None:
         data = mathfuncs.where(y.valid_mask((ax,)), data, np.array(fill, dtype=y.dtype))
     result = getattr(reductions, name)(data, axis=axis, keepdims=keepdims)
-    result = checked(result, _count(y, (ax,)) > 0, "ValueError",
-                     f"attempt to get {name} of an empty sequence")
+    if y._sizes[ax] is not None:          # a regular axis was checked by the front end
+        result = checked(result, _count(y, (ax,)) > 0, "ValueError",
+                         f"attempt to get {name} of an empty sequence")
     return _wrap(result, _remaining(y, (ax,), keepdims))
 
 
@@ -251,7 +323,8 @@ def where(condition, x, y):
 
 
 def astype(y, dtype, **kwargs):
-    rows = None if y._rows is None else (y._rows[0].astype(dtype, **kwargs), y._rows[1])
+    pair = y._uncompacted
+    rows = None if pair is None else (pair[0].astype(dtype, **kwargs), pair[1])
     return BoundedArray(y._data.astype(dtype, **kwargs), y._sizes, rows)
 
 

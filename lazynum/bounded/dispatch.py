@@ -7,7 +7,6 @@ bounded array gets it materialized (one counted sync): ``array_function``.
 """
 from __future__ import annotations
 
-import functools
 import inspect
 
 import numpy as np
@@ -16,7 +15,7 @@ from .. import reductions
 from ..arraytype import ndarray
 from . import compute, indexing as bounded_indexing, joins, producers, reshape as bounded_reshape, \
     unique as bounded_unique
-from .array import BoundedArray, materialized
+from .array import BoundedArray, bounded_form, materialized
 
 _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
            "floordiv": "floor_divide", "mod": "remainder", "pow": "power", "and": "bitwise_and",
@@ -45,10 +44,7 @@ def _inplace(name):
         if not np.can_cast(result.dtype, self.dtype, "same_kind"):
             raise TypeError(f"Cannot cast ufunc '{name}' output from {result.dtype} to "
                             f"{self.dtype} with casting rule 'same_kind'")
-        self._data, self._sizes = result._data.astype(self.dtype), result._sizes
-        self._rows = None if result._rows is None else (
-            result._rows[0].astype(self.dtype), result._rows[1])
-        self._concrete = None
+        self._store(compute.conformed(result, self, name))
         return self
     return method
 
@@ -58,21 +54,27 @@ def _matmul(a, b):
 
 
 def _setitem(self, key, value):
-    """``y[key] = value``: a bounded bool mask of the same bound and a scalar (or regular)
-    value is a select on the padded data; anything else makes ``y`` true-size first."""
+    """``y[key] = value``, written into ``y``'s data: lazily for a bounded bool mask of the
+    same bound or a basic key that slices every bounded dim whole, with a scalar value;
+    any other key writes through the true-size view (one sync)."""
     from .. import mathfuncs
-    if (isinstance(key, BoundedArray) and key.dtype == bool and key.ndim == 1 and self.ndim >= 1
-            and key.bound_shape[0] == self.bound_shape[0] and not isinstance(value, BoundedArray)
-            and np.ndim(value) == 0):
+    self._data._check_writeable()
+    scalar = not isinstance(value, BoundedArray) and np.ndim(value) == 0
+    if (scalar and isinstance(key, BoundedArray) and key.dtype == bool and key.ndim == 1
+            and self.ndim >= 1 and key.bound_shape[0] == self.bound_shape[0]):
         keep = key._data.reshape((-1,) + (1,) * (self.ndim - 1))
-        self._data = mathfuncs.where(keep, np.asarray(value).astype(self.dtype), self._data)
-        self._rows = None           # the compacted rows changed; the source did not
-        self._concrete = None
+        self._store(mathfuncs.where(keep, np.asarray(value).astype(self.dtype), self._data))
         return
-    concrete = self.materialize()
-    concrete[materialized(key)] = materialized(value)
-    self._data, self._sizes, self._concrete = concrete, (None,) * concrete.ndim, None
-    self._rows = None
+    basic = () if key is Ellipsis else key if type(key) is tuple else (key,)
+    if scalar and bounded_indexing.whole_bounded_dims(self, basic):
+        self._data[basic] = value
+        return
+    self.materialize()[materialized(key)] = materialized(value)
+
+
+def _fill(self, value):
+    """``y.fill(value)``: every element (the padding too: it never reaches a result)."""
+    self._data.fill(value)
 
 
 def _bound_call(fn, args, kwargs):
@@ -113,6 +115,11 @@ def _sorter(name):
     return method
 
 
+def _sort_in_place(self, axis=-1, kind=None, order=None, *, stable=None):
+    """``y.sort()``: sorts ``y`` itself (NumPy's method), returns None."""
+    self._store(compute.sort("sort", self, axis=axis, kind=kind, order=order, stable=stable)._data)
+
+
 def _shape_preserving(fn_name):
     """A function that maps the padded data elementwise (scalar extra arguments only)."""
     def method(self, *args, **kwargs):
@@ -151,7 +158,7 @@ METHODS = {
     **{name: _reduction(name) for name in compute.REDUCTIONS},
     "argmax": _arg("argmax"), "argmin": _arg("argmin"),
     "cumsum": _scan("cumsum"), "cumprod": _scan("cumprod"),
-    "sort": _sorter("sort"), "argsort": _sorter("argsort"),
+    "sort": _sort_in_place, "argsort": _sorter("argsort"), "fill": _fill,
     "astype": lambda self, dtype, **kw: compute.astype(self, dtype, **kw),
     "nonzero": lambda self: producers.nonzero(self.materialize()),
 }
@@ -162,7 +169,7 @@ def _first_is_bounded(original, bounded):
         if args and isinstance(args[0], BoundedArray):
             return bounded(*args, **kwargs)
         return original(*args, **kwargs)
-    return functools.update_wrapper(function, original)
+    return bounded_form(function, original)
 
 
 def _producer(original, bounded):
@@ -173,7 +180,7 @@ def _producer(original, bounded):
         if args and isinstance(args[0], ndarray):
             return bounded(*args, **kwargs)
         return original(*args, **kwargs)
-    return functools.update_wrapper(function, original)
+    return bounded_form(function, original)
 
 
 def _where(original):
@@ -183,7 +190,7 @@ def _where(original):
         if len(xy) == 2 and any(isinstance(v, BoundedArray) for v in (condition,) + xy):
             return compute.where(condition, *xy)
         return original(condition, *xy)
-    return functools.update_wrapper(where, original)
+    return bounded_form(where, original)
 
 
 def array_ufunc(uf, method, inputs, kwargs):
@@ -197,7 +204,7 @@ def array_function(func, args, kwargs):
     import lazynum
     name = func.__name__
     target = getattr(lazynum, name, None)
-    if target is not None and getattr(target, "__wrapped__", None) is not None:
+    if getattr(target, "_bounded_form", False):
         return target(*args, **kwargs)
     args, kwargs = materialized(args), {k: materialized(v) for k, v in kwargs.items()}
     return (target or func)(*args, **kwargs)
@@ -254,7 +261,7 @@ def _any_bounded_sequence(original, bounded):
         if isinstance(arrays, list) and any(isinstance(a, BoundedArray) for a in arrays):
             return bounded(arrays, *args, **kwargs)
         return original(arrays, *args, **kwargs)
-    return functools.update_wrapper(function, original)
+    return bounded_form(function, original)
 
 
 def _any_bounded_pair(original, bounded):
@@ -262,7 +269,7 @@ def _any_bounded_pair(original, bounded):
         if (isinstance(a, BoundedArray) or isinstance(b, BoundedArray)) and not args and not kwargs:
             return bounded(a, b)
         return original(materialized(a), materialized(b), *args, **kwargs)
-    return functools.update_wrapper(function, original)
+    return bounded_form(function, original)
 
 
 def _unique(original):
@@ -276,7 +283,7 @@ def _unique(original):
             raise NotImplementedError("unique(size=) needs a lazy input and axis=None")
         return original(materialized(ar), return_index, return_inverse, return_counts, axis,
                         equal_nan=equal_nan, sorted=sorted)
-    return functools.update_wrapper(unique, original)
+    return bounded_form(unique, original)
 
 def _compress(original):
     def compress(condition, a, axis=None, out=None):
@@ -284,7 +291,7 @@ def _compress(original):
         if out is None and isinstance(condition, ndarray):
             return producers.compress(condition, a, axis=axis)
         return original(condition, a, axis=axis, out=out)
-    return functools.update_wrapper(compress, original)
+    return bounded_form(compress, original)
 
 
 def _reshape_function(a, shape=None, order="C", *, newshape=None, copy=None):
@@ -293,6 +300,6 @@ def _reshape_function(a, shape=None, order="C", *, newshape=None, copy=None):
 
 
 def _namespace_form(name):
-    method = METHODS[name]
+    method = _sorter("sort") if name == "sort" else METHODS[name]   # np.sort returns a copy
     return lambda a, *args, **kwargs: method(a, *args, **kwargs)
 

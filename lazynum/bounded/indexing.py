@@ -26,7 +26,7 @@ def getitem(y: BoundedArray, key):
         return _element(y, key)
     if isinstance(key, slice) and y._sizes[0] is not None and _plain_slice(key):
         return _prefix_slice(y, key)
-    if type(key) is tuple and all(k is None or type(k) in (int, slice) for k in key):
+    if type(key) is tuple:
         result = _basic_key(y, key)
         if result is not None:
             return result
@@ -52,6 +52,8 @@ def _mask_of_mask(y, mask):
 
 
 def _element(y, index):
+    if y.ndim > 1:
+        return y.materialize()[index]      # NumPy's row is a view: writes reach y
     size = y._sizes[0]
     position = size + index if index < 0 else to_array(index)
     position = checked(position, (position >= 0) & (position < size), "IndexError",
@@ -75,18 +77,28 @@ def _prefix_slice(y, key):
     return BoundedArray(y._data[start:stop], (size,) + y._sizes[1:])
 
 
+def whole_bounded_dims(y, key) -> bool:
+    """Whether a tuple ``key`` of ints, slices and None indexes ``y`` basically with every
+    bounded dim sliced whole (``y[:, j]``): then it indexes the padded data alike."""
+    if not all(k is None or type(k) in (int, slice) for k in key):
+        return False
+    items = [k for k in key if k is not None]
+    if len(items) > y.ndim:
+        return False
+    return all(s is None or item == slice(None) for item, s in zip(items, y._sizes))
+
+
 def _basic_key(y, key):
     """``y[key]`` for ints, slices and None where every bounded dim gets a full slice:
-    plain indexing of the padded data, each kept dim keeping its size.  None otherwise."""
-    if len([k for k in key if k is not None]) > y.ndim:
+    plain indexing of the padded data (a view), each kept dim keeping its size.  None
+    otherwise."""
+    if not whole_bounded_dims(y, key):
         return None
     sizes, dim = [], 0
     for item in key:
         if item is None:
             sizes.append(None)
             continue
-        if y._sizes[dim] is not None and item != slice(None):
-            return None
         if type(item) is slice:
             sizes.append(y._sizes[dim])
         dim += 1

@@ -7,7 +7,6 @@ result sharing the size, so no sync.
 """
 from __future__ import annotations
 
-import functools
 import operator
 
 import numpy as np
@@ -15,7 +14,7 @@ import numpy as np
 from .. import creation, joining, manipulation
 from ..conversion import to_array
 from ..expr.shapes import normalize_axis
-from .array import BoundedArray, LazySize, materialized
+from .array import BoundedArray, bounded_form, LazySize, materialized
 from .compute import align
 from .producers import _compact
 
@@ -76,7 +75,7 @@ def factory(maker):
         bounds = tuple(d.bound if isinstance(d, LazySize) else d for d in dims)
         sizes = tuple(d.value if isinstance(d, LazySize) else None for d in dims)
         return BoundedArray(maker(bounds, *args, **kwargs), sizes)
-    return functools.update_wrapper(function, maker)
+    return bounded_form(function, maker)
 
 
 def arange(original):
@@ -86,4 +85,4 @@ def arange(original):
             n = args[0]
             return BoundedArray(creation.arange(int(n.bound), **kwargs), (n.value,))
         return original(*(int(a) if isinstance(a, LazySize) else a for a in args), **kwargs)
-    return functools.update_wrapper(function, original)
+    return bounded_form(function, original)

@@ -31,12 +31,17 @@ def _compact(rows: ndarray, keep: ndarray):
 def mask_select(x: ndarray, mask: ndarray) -> BoundedArray:
     """``x[mask]`` for a lazy bool ``mask`` over the leading dims of ``x``."""
     k = mask.ndim
+    if k > x.ndim:
+        raise IndexError(f"too many indices for array: array is {x.ndim}-dimensional, but {k} "
+                         f"were indexed")
     for j in range(k):
-        if j >= x.ndim or x.shape[j] != mask.shape[j]:
-            size = x.shape[j] if j < x.ndim else None
+        # NumPy lets a mask dim of extent 0 stand against any extent (nothing is selected)
+        if x.shape[j] != mask.shape[j] and mask.shape[j] != 0:
             raise IndexError(f"boolean index did not match indexed array along axis {j}; size "
-                             f"of axis is {size} but size of corresponding boolean axis is "
+                             f"of axis is {x.shape[j]} but size of corresponding boolean axis is "
                              f"{mask.shape[j]}")
+    if tuple(mask.shape) != tuple(x.shape[:k]):
+        return creation.zeros((0,) + tuple(x.shape[k:]), dtype=x.dtype)
     n = size_of(x.shape[:k])
     rows, keep = x.reshape((n,) + tuple(x.shape[k:])), mask.reshape(n)
     data, size = _compact(rows, keep)
@@ -177,10 +182,11 @@ def mask_assign(x: ndarray, mask: ndarray, value: BoundedArray) -> None:
         x[mask] = value.materialize()
         return
     flat = mask.reshape(n)
-    if value._rows is not None and value._rows[1]._n() is flat._n():
+    pair = value._uncompacted
+    if pair is not None and pair[1]._n() is flat._n():
         # x[m] = f(x[m]): the value's rows are already where the mask puts them.
         keep = flat.reshape((n,) + (1,) * len(rest))
-        updated = mathfuncs.where(keep, value._rows[0].astype(x.dtype), x.reshape((n,) + rest))
+        updated = mathfuncs.where(keep, pair[0].astype(x.dtype), x.reshape((n,) + rest))
         x[...] = updated.reshape(x.shape)
         return
     count = flat.astype(dtypes.INT64).sum()
@@ -191,7 +197,9 @@ def mask_assign(x: ndarray, mask: ndarray, value: BoundedArray) -> None:
                    "NumPy boolean array indexing assignment cannot assign the bounded array's "
                    "values to a different number of positions where the mask is true")
     rows = value._data.take(position, axis=0) if bound else creation.zeros((n,) + rest, x.dtype)
-    rows = rows + (size * 0).astype(rows.dtype)          # the count check rides on the data
+    # setitem's unsafe cast before the select, so ``where`` never promotes (uint64 into
+    # int8 through float64 would lose the low bits NumPy keeps)
+    rows = rows.astype(x.dtype) + (size * 0).astype(x.dtype)   # the count check rides on the data
     keep = flat.reshape((n,) + (1,) * len(rest))
     updated = mathfuncs.where(keep, rows, x.reshape((n,) + rest))
     x[...] = updated.reshape(x.shape)

@@ -63,9 +63,28 @@ def execute(backend, order, outputs, site: str) -> list:
     symbols = bind(sig, order)
     inputs = [leaf.buffer for leaf in sig.leaves]
     run_start = time.perf_counter()
-    values = entry.program.run(inputs, entry.sizes(symbols), lambda j: order[j].site)
+    sites = StepSites(order)
+    try:
+        values = entry.program.run(inputs, entry.sizes(symbols), sites)
+    except Exception as exc:
+        exc.lazynum_failed_node = sites.failed
+        raise
     metrics.timers["run"] += time.perf_counter() - run_start
     return values
+
+
+class StepSites:
+    """What a program asks when step ``j`` fails: the user's line that traced it.  Asking
+    names the failing node, so the sync can undo the writes that reached it."""
+    __slots__ = ("order", "failed")
+
+    def __init__(self, order):
+        self.order = order
+        self.failed = None
+
+    def __call__(self, j: int) -> str:
+        self.failed = self.order[j]
+        return self.order[j].site
 
 
 def _remember(key, entry, cacheable: bool) -> None:

@@ -15,7 +15,7 @@ import weakref
 
 from .. import backends, settings as config, telemetry as metrics
 from ..expr import graph, node as node_mod, symbolic
-from . import compile_cache
+from . import compile_cache, writes
 
 
 class SyncError(RuntimeError):
@@ -114,6 +114,11 @@ def sync_nodes(nodes, reason: str, explicit: bool = False) -> None:
                 if not extras:
                     raise
                 _run(targets, reason, site, order)   # a co-live failure must not blame this sync
+        except Exception as exc:
+            failed = getattr(exc, "lazynum_failed_node", None)
+            if failed is not None:
+                writes.undo(failed)          # the failing write leaves its array as it was
+            raise
         finally:
             _after_sync()
 
@@ -147,6 +152,7 @@ def _run(outputs: list, reason: str, site: str, order=None) -> None:
 
 
 def _after_sync() -> None:
+    writes.prune()
     node_mod.clear_interned()
     symbolic.new_trace()
     _refresh_cached_settings()

@@ -205,8 +205,8 @@ class Program:
         try:
             out = reference(arrays, attrs)
         except (IndexError, ValueError) as exc:
-            if op.may_fail and sites is not None:
-                exc.add_note(f"raised by lazynum op {op.name!r} traced at {sites(step.step)}")
+            site = sites(step.step) if sites is not None else None   # also names the failing node
+            exc.add_note(f"raised by lazynum op {op.name!r} traced at {site or '?'}")
             raise
         if type(out) is not np.ndarray:
             out = np.asarray(out)

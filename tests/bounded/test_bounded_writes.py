@@ -1,0 +1,252 @@
+"""Bounded arrays are arrays: writes into them, views of them, selections as values.
+
+Each test runs the same statements on NumPy and on lazynum and compares every array the
+program still holds.  Issue 11's reproducers are here one by one, then random chains.
+"""
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+import lazynum as lnp
+
+from ..strategies import assert_same
+
+
+def syncs():
+    return lnp.metrics()["syncs"]
+
+
+def both(program, *inputs):
+    """``program(m, *arrays)`` on NumPy and on lazynum: the dicts of arrays it returns."""
+    expected = program(np, *[np.array(x) for x in inputs])
+    got = program(lnp, *[lnp.asarray(np.array(x)) for x in inputs])
+    assert expected.keys() == got.keys()
+    for name in expected:
+        assert_same(got[name], expected[name])
+
+
+def test_copyto_from_a_bounded_array():
+    def program(m, a):
+        x = m.zeros(2)
+        _, counts = m.unique(a, return_counts=True)
+        m.copyto(x, counts)
+        return {"x": x}
+    both(program, [1, 1, 2])
+
+
+def test_fill_writes_into_the_selection():
+    def program(m, a):
+        s = a[a > 1]
+        s.fill(7)
+        return {"s": s * 1, "a": a}
+    both(program, [1, 2, 3])
+
+
+def test_fill_is_lazy():
+    a = lnp.asarray(np.array([1, 2, 3]))
+    s = a[a > 1]
+    lnp.reset_metrics()
+    s.fill(7)
+    assert syncs() == 0
+    assert_same(s, np.array([7, 7]))
+
+
+def test_sort_method_sorts_in_place_and_np_sort_copies():
+    def program(m, a):
+        u = a[a > 0]
+        copy = m.sort(u)
+        result = u.sort()
+        assert result is None
+        return {"u": u, "copy": copy}
+    both(program, [3, 1, 2, -1, 0, 5])
+
+
+def test_reshape_of_a_selection_is_a_view():
+    def program(m, a):
+        u = a[a > 0]
+        v = u.reshape(1, -1)
+        w = u[1:]
+        u[0] = 9
+        v[0, 1] += 100
+        return {"u": u, "v": v, "w": w}
+    both(program, [3, 1, 2])
+
+
+def test_transpose_and_column_of_a_2d_selection_are_views():
+    def program(m, a):
+        rows = a[a[:, 0] > 0]
+        t = rows.T
+        col = rows[:, 1]
+        col[...] = -1
+        rows[:, 0] *= 2
+        first = rows[0]
+        first[2] = 50
+        return {"rows": rows, "t": t, "col": col}
+    both(program, np.arange(12.0).reshape(4, 3) - 3)
+
+
+def test_slice_augmented_assignment_into_a_selection_then_concatenate():
+    def program(m, a, z):
+        s = a[a > 0]
+        s[..., -2:3:3] += z
+        return {"joined": m.concatenate([s, s]), "s": s}
+    both(program, [3.0, 1.0, 2.0], [10.0])
+
+
+def test_inplace_operator_with_a_bounded_operand_writes_into_the_array():
+    def program(m, x, a):
+        view = x[1:]
+        s = a[a > 0]
+        x += s
+        x *= s
+        return {"x": x, "view": view}
+    both(program, np.zeros(3, dtype=np.float32), [3.0, 1.0, 2.0])
+
+
+def test_inplace_operator_with_a_bounded_operand_is_lazy():
+    x = lnp.zeros(3, dtype=np.float32)
+    a = lnp.asarray(np.array([3.0, 1.0, 2.0]))
+    lnp.reset_metrics()
+    x += a[a > 0]
+    assert syncs() == 0 and x.dtype == np.float32
+    assert_same(x, np.array([3, 1, 2], dtype=np.float32))
+
+
+def test_inplace_operator_with_a_bounded_operand_of_the_wrong_size_raises_at_the_sync():
+    x = lnp.zeros(3)
+    a = lnp.asarray(np.array([3.0, -1.0, 2.0]))
+    x += a[a > 0]                 # 2 selected: NumPy's broadcast error, found at the sync
+    with pytest.raises(ValueError):
+        x.sync()
+    assert_same(x, np.zeros(3))   # the failed write did not happen
+
+
+def test_augmented_ops_on_a_selection_keep_its_dtype_and_feed_its_reductions():
+    def program(m, a):
+        s = a[a > 0]
+        s += 3
+        s //= 2
+        total = s.sum()
+        return {"s": s, "total": total}
+    both(program, np.array([4, -1, 7, 0, 9], dtype=np.int16))
+
+
+def test_ufunc_out_into_a_selection_and_from_a_selection():
+    def program(m, a, x):
+        s = a[a > 0]
+        m.multiply(s, 2, out=s)
+        m.add(s, 1, out=x[:2])
+        return {"s": s, "x": x}
+    both(program, [3.0, -1.0, 2.0], np.zeros(4))
+
+
+def test_argmin_keepdims_on_a_2d_selection():
+    x = np.arange(6.0).reshape(2, 3)
+    a = lnp.asarray(x)
+    s, expected = a[a.sum(1) > 0], x[x.sum(1) > 0]
+    for kwargs in ({"keepdims": True}, {"axis": 1, "keepdims": True}, {"axis": 0, "keepdims": True},
+                   {"axis": -1}):
+        assert_same(s.argmin(**kwargs), expected.argmin(**kwargs))
+        assert_same(s.argmax(**kwargs), expected.argmax(**kwargs))
+
+
+def test_mask_assignment_of_a_bounded_uint64_into_int8_wraps_like_numpy():
+    def program(m, a, x, keep):
+        x[keep] = a[a > 0]
+        return {"x": x}
+    both(program, np.array([2**63 + 5, 3], dtype=np.uint64), np.zeros(2, dtype=np.int8),
+         np.array([True, True]))
+
+
+@pytest.mark.parametrize("producer", ["mask", "nonzero", "compress", "flatnonzero", "extract"])
+def test_a_selection_is_its_source_at_one_version(producer):
+    def program(m, a):
+        make = {"mask": lambda: a[a > 0], "nonzero": lambda: m.nonzero(a)[0],
+                "compress": lambda: m.compress(a > 0, a), "flatnonzero": lambda: m.flatnonzero(a),
+                "extract": lambda: m.extract(a > 0, a)}[producer]
+        s = make()
+        a[...] = 0
+        return {"sum": s.sum(), "again": s[s > 1], "s": s, "a": a}
+    both(program, [3, 5, 0, 2])
+
+
+def test_a_selection_does_not_see_writes_through_views_of_its_source():
+    def program(m, a):
+        keep = a > 0
+        s = a[keep]
+        view = a[::2]
+        view[...] = -7
+        keep[...] = False
+        return {"mean": s.mean(), "s": s, "max": s.max(), "a": a}
+    both(program, [3.0, 5.0, 1.0, 2.0])
+
+
+def test_a_size_one_dim_broadcasts_against_a_bounded_dim():
+    def program(m, a):
+        s = a[a > 0]
+        return {"eq": a[1:2] == s, "ne": s != a[0:1], "add": a[:1] + s}
+    both(program, [7, 2])
+
+
+def test_a_mask_of_extent_zero_selects_nothing_from_any_extent():
+    for shape, mask_shape in (((3, 2, 0), (3, 0)), ((3,), (0,)), ((3, 2, 4), (3, 0))):
+        x = np.zeros(shape)
+        expected = x[np.zeros(mask_shape, dtype=bool)]
+        got = lnp.asarray(x)[lnp.zeros(mask_shape, dtype=bool)]
+        assert_same(got, expected)
+    a = lnp.asarray(np.zeros((3, 2, 0)))
+    assert_same(a[a[:, 0] > 0], np.zeros((0, 0)))
+    with pytest.raises(IndexError):
+        lnp.zeros((3, 2))[lnp.zeros((0, 5), dtype=bool)]
+    with pytest.raises(IndexError):
+        lnp.zeros(3)[lnp.zeros((0, 0), dtype=bool)]
+
+
+# --- random chains ------------------------------------------------------------------------------
+
+_WRITES = ("fill", "iadd", "imul_source", "setitem_mask", "setitem_slice", "sort", "view_write",
+           "source_write", "out")
+_READS = ("sum", "max", "mean", "copy", "concat", "mask_again")
+
+
+def _apply(m, a, s, step, value):
+    if step == "fill":
+        s.fill(value)
+    elif step == "iadd":
+        s += value
+    elif step == "imul_source":
+        a *= value                        # the source changes; the selection must not
+    elif step == "setitem_mask":
+        s[s > value] = -value
+    elif step == "setitem_slice":
+        s[:2] = value
+    elif step == "sort":
+        s.sort()
+    elif step == "view_write":
+        v = s.reshape(-1, 1)
+        v[:, 0] -= value
+    elif step == "source_write":
+        a[1:] = value
+    elif step == "out":
+        m.subtract(s, value, out=s)
+
+
+def _read(m, s, read):
+    return {"sum": lambda: s.sum(), "max": lambda: s.max() if int(s.size) else s.sum(),
+            "mean": lambda: s.sum() * 1.0, "copy": lambda: s.copy(),
+            "concat": lambda: m.concatenate([s, s]), "mask_again": lambda: s[s > 0]}[read]()
+
+
+@given(st.lists(st.integers(-4, 6), min_size=1, max_size=8),
+       st.lists(st.tuples(st.sampled_from(_WRITES), st.integers(-3, 3), st.sampled_from(_READS)),
+                min_size=1, max_size=5))
+def test_random_write_chains_on_a_selection_match_numpy(values, steps):
+    def program(m, a):
+        s = a[a > 0]
+        out = {}
+        for k, (step, value, read) in enumerate(steps):
+            _apply(m, a, s, step, value)
+            out[f"read{k}"] = _read(m, s, read)
+        out["s"], out["a"] = s, a
+        return out
+    both(program, np.array(values, dtype=np.int64))

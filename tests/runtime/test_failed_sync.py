@@ -1,0 +1,56 @@
+"""A sync that fails leaves arrays as NumPy leaves them: the failing write never happens,
+earlier writes stay, the array stays usable, and the error names the op and the line."""
+import numpy as np
+import pytest
+
+import lazynum as lnp
+
+from ..strategies import assert_same
+
+
+def test_an_out_of_range_scatter_raises_once_and_leaves_the_array_unchanged():
+    x = lnp.asarray(np.arange(5.0))
+    view = x[1:]
+    x[0] = 10.0                                   # before the bad write: kept
+    x[lnp.asarray(np.array([1, 9]))] = -1.0       # index 9: only the sync can tell
+    x[2] = 20.0                                   # after it: NumPy never gets here
+    with pytest.raises(IndexError, match="out of bounds") as info:
+        x.sync()
+    assert any("check_index" in note and "test_failed_sync.py" in note
+               for note in info.value.__notes__)
+    assert_same(x, np.array([10.0, 1, 2, 3, 4]))
+    assert_same(view, np.array([1.0, 2, 3, 4]))
+    assert_same(x + 1, np.array([11.0, 2, 3, 4, 5]))
+    x[lnp.asarray(np.array([1, 4]))] = -1.0       # the next write is right
+    assert_same(x, np.array([10.0, -1, 2, 3, -1]))
+
+
+def test_a_failed_write_through_a_view_rolls_back_the_shared_storage():
+    base = lnp.asarray(np.arange(6).reshape(2, 3))
+    row = base[1]
+    row[lnp.asarray(np.array([0, 3]))] = 0
+    with pytest.raises(IndexError):
+        print(base)
+    assert_same(base, np.arange(6).reshape(2, 3))
+    assert_same(row, np.array([3, 4, 5]))
+
+
+def test_a_failed_integer_power_into_out_leaves_its_destination():
+    a = lnp.asarray(np.arange(5, dtype=np.int16))
+    exponents = lnp.asarray(np.full(4, -2, dtype=np.int16))
+    lnp.power(a[1:], exponents, out=a[1:])
+    with pytest.raises(ValueError, match="negative integer powers"):
+        a.sync()
+    assert_same(a, np.arange(5, dtype=np.int16))
+    assert_same(a * 2, np.arange(5, dtype=np.int16) * 2)
+
+
+def test_other_arrays_of_the_failed_sync_keep_their_values():
+    x = lnp.asarray(np.arange(4.0))
+    y = lnp.asarray(np.ones(3))
+    y *= 3
+    x[lnp.asarray(np.array([7]))] = 0.0
+    with pytest.raises(IndexError):
+        lnp.sync(x, y)
+    assert_same(y, np.full(3, 3.0))
+    assert_same(x, np.arange(4.0))
