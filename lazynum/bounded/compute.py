@@ -42,40 +42,76 @@ def _crop(array, axis, extent):
 
 
 def align(operands):
-    """Physical operands cropped to common bounds, and the result's sizes (checked).
+    """Physical operands made to line up per dim, and the result's sizes (checked).
 
-    Per result dim: bounded operands and regular operands of extent != 1 must agree at
-    run time (NumPy's broadcast rule); the shared physical extent is the smallest bound.
+    NumPy's broadcast rule, with run-time sizes: per result dim, operands that share one
+    size node line up as they are (the common case: one mask); otherwise every bounded
+    operand is *stretched* (a gather that repeats element 0 when its run-time size is 1)
+    to the result's extent: a regular extent > 1 if an operand has one (the result dim is
+    then regular), else the largest bound with the broadcast size.  Sizes that neither
+    agree nor are 1 raise NumPy's broadcast ValueError at the sync.
     """
     ndim = max(np.ndim(x) if not isinstance(x, BoundedArray) else x.ndim for x in operands)
     parts = [_aligned(x, ndim) for x in operands]
     arrays = [p[0] for p in parts]
     sizes = []
     for k in range(ndim):
-        bounded = [(a, s[k]) for a, s in parts if s[k] is not None]
+        members = [(j, a, s[k]) for j, (a, s) in enumerate(parts)
+                   if isinstance(a, ndarray) and a.ndim >= ndim - k]
+        bounded = [(j, a, s) for j, a, s in members if s is not None]
         if not bounded:
             sizes.append(None)
             continue
-        extents = [int(a.shape[k - ndim + a.ndim]) for a, s in parts
-                   if isinstance(a, ndarray) and a.ndim >= ndim - k
-                   and (s[k] is not None or a.shape[k - ndim + a.ndim] != 1)]
-        target = min(extents)
-        arrays = [_crop(a, k - ndim + a.ndim, target) if isinstance(a, ndarray) and a.ndim >= ndim - k
-                  else a for a in arrays]
-        first = bounded[0][1]
-        ok = None
-        for a, s in bounded[1:]:
-            if s is not first:
-                ok = (first == s) if ok is None else ok & (first == s)
-        for a, s in parts:
-            if s[k] is None and isinstance(a, ndarray) and a.ndim >= ndim - k:
-                extent = a.shape[k - ndim + a.ndim]
-                if extent != 1:
-                    ok = (first == extent) if ok is None else ok & (first == extent)
-        sizes.append(first if ok is None else checked(
-            first, ok, "ValueError", f"operands could not be broadcast together: a bounded dim's "
-                                      f"run-time size differs from another operand's (dim {k})"))
+        axes = {j: k - ndim + a.ndim for j, a, _ in members}
+        regular = {int(a.shape[axes[j]]) for j, a, s in members if s is None} - {1}
+        if len(regular) > 1:
+            raise ValueError("operands could not be broadcast together: regular extents "
+                             f"{sorted(regular)} differ (dim {k})")
+        first = bounded[0][2]
+        if not regular and all(s is first for _, _, s in bounded):
+            target = min(int(a.shape[axes[j]]) for j, a, _ in bounded)
+            for j, a, _ in bounded:
+                arrays[j] = _crop(a, axes[j], target)
+            sizes.append(first)
+            continue
+        if regular:                         # the result dim is regular
+            extent, size = regular.pop(), None
+        else:
+            extent = max(int(a.shape[axes[j]]) for j, a, _ in bounded)
+            size = _broadcast_size([s for _, _, s in bounded]) if extent else None
+        want = extent if size is None else size
+        for j, a, s in bounded:
+            ok = (s == want) | (s == 1)
+            stretched = _stretch(a, axes[j], s, extent)
+            arrays[j] = checked(stretched, ok, "ValueError",
+                                f"operands could not be broadcast together: a bounded dim's "
+                                f"run-time size differs from another operand's (dim {k})")
+        sizes.append(size)
     return arrays, tuple(sizes)
+
+
+def _broadcast_size(sizes):
+    """The broadcast of run-time sizes: the one that is not 1 (checked by the caller)."""
+    size = sizes[0]
+    for other in sizes[1:]:
+        if other is not size:
+            size = mathfuncs.where(size == 1, other, size)
+    return size
+
+
+def _stretch(array, axis, size, extent):
+    """``array`` along ``axis`` as ``extent`` elements: its own where they exist (positions
+    past its bound repeat the last, never read unless the sizes check fails), or element 0
+    repeated when its run-time ``size`` is 1 (NumPy's broadcast of a size-1 dim)."""
+    bound = int(array.shape[axis])
+    if bound == 0:
+        return _crop(creation.zeros(tuple(extent if d == axis else n for d, n in enumerate(array.shape)),
+                                    dtype=array.dtype), axis, extent)
+    positions = creation.arange(extent)
+    if bound < extent:
+        positions = mathfuncs.clip(positions, 0, bound - 1)
+    positions = mathfuncs.where(size == 1, 0, positions)
+    return array.take(positions, axis=axis)
 
 
 def ufunc(uf, inputs, kwargs):
@@ -121,41 +157,41 @@ def _into(uf, inputs, out, dtype):
 
 def conformed(result, target, name: str) -> ndarray:
     """``result``'s physical values as a value for ``target`` (an in-place op's or an
-    ``out=``'s destination): ``target``'s dtype, its dims, each bounded size checked equal
-    at the sync (NumPy's "non-broadcastable output operand" otherwise)."""
+    ``out=``'s destination): ``target``'s dtype and dims; a run-time size must equal the
+    target's or be 1 (then it is broadcast), checked at the sync (NumPy's
+    "non-broadcastable output operand" otherwise)."""
     r_sizes = result._sizes if isinstance(result, BoundedArray) else (None,) * np.ndim(result)
-    r_data = result._data if isinstance(result, BoundedArray) else result
+    value = (result._data if isinstance(result, BoundedArray) else result).astype(target.dtype)
     t_sizes = target._sizes if isinstance(target, BoundedArray) else (None,) * target.ndim
     t_data = target._data if isinstance(target, BoundedArray) else target
     message = (f"non-broadcastable output operand of {name}: its shape and the broadcast "
                f"shape differ")
-    if r_data.ndim > t_data.ndim:
+    lead = t_data.ndim - value.ndim
+    if lead < 0:
         raise ValueError(message)
     ok = None
-    for k in range(t_data.ndim):
-        j = k - (t_data.ndim - r_data.ndim)
-        r_size = None if j < 0 else r_sizes[j]
-        r_extent = 1 if j < 0 else r_data.shape[j]
-        t_size = t_sizes[k]
-        if r_size is None and t_size is None:
-            if r_extent not in (1, t_data.shape[k]):
+    for j in range(value.ndim):
+        r_size, r_extent = r_sizes[j], int(value.shape[j])
+        t_size, t_extent = t_sizes[j + lead], int(t_data.shape[j + lead])
+        want = t_size if t_size is not None else t_extent
+        if r_size is None:
+            if t_size is None and r_extent not in (1, t_extent):
                 raise ValueError(message)
-            continue
-        if r_size is t_size:
-            continue
-        want = t_size if t_size is not None else t_data.shape[k]
-        got = r_size if r_size is not None else r_extent
-        if r_size is None and r_extent == 1:
-            continue                                      # broadcasts over the bounded dim
-        same = want == got
-        ok = same if ok is None else ok & same
-    value = r_data.astype(target.dtype)
-    lead = t_data.ndim - value.ndim
-    for j in range(value.ndim):       # a bound above the target's extent: the rest is padding
-        value = _crop(value, j, min(int(value.shape[j]), int(t_data.shape[j + lead])))
+            if t_size is not None and r_extent != 1:
+                ok = _and(ok, want == r_extent)
+            value = _crop(value, j, min(r_extent, t_extent))
+        elif r_size is t_size:
+            value = _crop(value, j, min(r_extent, t_extent))
+        else:
+            ok = _and(ok, (r_size == want) | (r_size == 1))
+            value = _stretch(value, j, r_size, t_extent)
     if ok is not None:
         value = checked(value, ok, "ValueError", message)
     return manipulation.broadcast_to(value, _region(value, t_data))
+
+
+def _and(ok, more):
+    return more if ok is None else ok & more
 
 
 def _region(value, t_data):

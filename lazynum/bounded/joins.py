@@ -15,7 +15,7 @@ from .. import creation, joining, manipulation
 from ..conversion import to_array
 from ..expr.shapes import normalize_axis
 from .array import BoundedArray, bounded_form, LazySize, materialized
-from .compute import align
+from .compute import align, checked
 from .producers import _compact
 
 
@@ -59,9 +59,31 @@ def stack(arrays, axis=0, **kwargs):
     shapes = {tuple(p.shape) for p in physical}
     if len(shapes) != 1:
         return joining.stack(materialized(arrays), axis=axis, **kwargs)
+    physical[0] = _equal_shapes_checked(physical[0], arrays)
     data = joining.stack(physical, axis=axis, **kwargs)
     axis = normalize_axis(operator.index(axis), data.ndim)
     return BoundedArray(data, tuple(sizes[:axis]) + (None,) + tuple(sizes[axis:]))
+
+
+def _equal_shapes_checked(value, arrays):
+    """``value`` carrying a run-time check that every array has the same true shape (stack
+    does not broadcast, unlike ``align``)."""
+    ndim = {a.ndim if isinstance(a, BoundedArray) else np.ndim(a) for a in arrays}
+    if len(ndim) != 1:
+        raise ValueError("all input arrays must have the same shape")
+    ok = None
+    for k in range(ndim.pop()):
+        dims = [a._sizes[k] if isinstance(a, BoundedArray) and a._sizes[k] is not None
+                else np.shape(a)[k] if not isinstance(a, BoundedArray) else a._data.shape[k]
+                for a in arrays]
+        for d in dims[1:]:
+            if d is not dims[0] and not (isinstance(d, int) and isinstance(dims[0], int) and d == dims[0]):
+                same = dims[0] == d
+                ok = same if ok is None else ok & same
+    if ok is None:
+        return value
+    return checked(value, ok, "ValueError", "all input arrays must have the same shape "
+                                            "(run-time sizes of bounded dims differ)")
 
 
 def factory(maker):

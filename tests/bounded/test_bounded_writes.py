@@ -250,3 +250,38 @@ def test_random_write_chains_on_a_selection_match_numpy(values, steps):
         out["s"], out["a"] = s, a
         return out
     both(program, np.array(values, dtype=np.int64))
+
+
+@pytest.mark.parametrize("thresholds", [(5, 0), (0, 5), (5, 6), (1, 2), (6, 8)])
+def test_a_selection_of_one_element_broadcasts_like_numpy(thresholds):
+    """Run-time sizes follow NumPy's broadcast rule: 1 stretches, other mismatches raise."""
+    t1, t2 = thresholds
+    x = np.array([7.0, 2.0, 3.0])
+    n1, n2 = int((x > t1).sum()), int((x > t2).sum())
+
+    def program(m, a):
+        s1, s2 = a[a > t1], a[a > t2]
+        out = {"plus_regular": s1 + a, "regular_minus": a - s1}
+        z = m.zeros(3)
+        z += s1
+        out["z"] = z
+        if n1 == n2 or 1 in (n1, n2):
+            out["product"] = s1 * s2
+            out["where"] = m.where(s1 > 3, s1, s2)
+        return out
+    if n1 in (1, 3):
+        both(program, x)
+    else:
+        a = lnp.asarray(x)
+        with pytest.raises(ValueError):
+            lnp.asarray(a[a > t1] + a)
+
+
+def test_bounded_sizes_that_neither_agree_nor_are_one_raise_at_the_sync():
+    a = lnp.asarray(np.array([7.0, 2.0, 3.0, 9.0]))
+    product = a[a > 2.5] * a[a > 6]            # 3 and 2 elements
+    with pytest.raises(ValueError, match="broadcast"):
+        product.sync()
+    stacked = lnp.stack([a[a > 6], a[a > 8]])  # 2 and 1: stack does not broadcast
+    with pytest.raises(ValueError, match="same shape"):
+        stacked.sync()
