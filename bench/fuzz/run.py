@@ -1,0 +1,266 @@
+"""Run a fuzz program with NumPy and with lazynum, and compare what they leave behind.
+
+The comparison covers every live variable after the program (dtype, shape, values with a
+tolerance by dtype; Python scalars by type and value) and every statement NumPy rejects:
+lazynum must raise the same (public) exception type at that statement, or, where the error
+depends on the data (an index value, a bounded array's run-time size; README "Known
+deviations"), at the sync the runner performs right after it.  After such an error the
+program goes on, so arrays a failed write touched must read as NumPy left them.
+
+lazynum is imported by the caller and passed in: this module uses its public API only.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import traceback
+import warnings
+
+import numpy
+
+from .program import DATA_DEPENDENT_KINDS, Program
+
+TOLERANCES = {"float32": (2e-5, 1e-5), "float64": (1e-9, 1e-12)}   # (rtol, atol)
+DEFERRABLE = (IndexError, ValueError)
+_CODE: dict = {}
+
+
+@dataclasses.dataclass
+class Failure:
+    category: str             # what went wrong and where, e.g. "value@write.mask"
+    statement: int | None     # index of the statement (None: after the program)
+    variable: str | None
+    numpy_result: str
+    lazynum_result: str
+    detail: str = ""
+
+
+@dataclasses.dataclass
+class NumpyRun:
+    errors: list              # per statement: the exception NumPy raised, or None
+    names: list               # per statement: variable names bound after it
+    final: dict               # variable -> value after the program
+    invalid: str | None       # why the program cannot be compared (None: it can)
+
+
+def code_of(text: str):
+    code = _CODE.get(text)
+    if code is None:
+        if len(_CODE) > 200_000:
+            _CODE.clear()
+        code = _CODE[text] = compile(text, "<fuzz>", "exec")
+    return code
+
+
+def variable_names(ns: dict) -> set:
+    return {name for name in ns if name not in ("np", "numpy", "__builtins__") and not name.startswith("_")}
+
+
+def run_numpy(program: Program) -> NumpyRun:
+    ns = {"np": numpy, "numpy": numpy, **program.numpy_inputs()}
+    errors, names, invalid = [], [], None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for statement in program.statements:
+            try:
+                exec(code_of(statement.text), ns)
+                errors.append(None)
+            except Exception as exc:           # noqa: BLE001  (NumPy's verdict is the point)
+                exc.__traceback__ = None
+                errors.append(exc)
+                if isinstance(exc, (NameError, SyntaxError, AttributeError)):
+                    invalid = invalid or f"statement {len(errors) - 1}: {type(exc).__name__}"
+            names.append(frozenset(variable_names(ns)))
+    for warning in caught:
+        text = str(warning.message)
+        if not issubclass(warning.category, RuntimeWarning) or ("cast" in text and "invalid" in text):
+            invalid = invalid or f"NumPy warned: {warning.category.__name__}: {text}"
+    final = {name: ns[name] for name in variable_names(ns)}
+    return NumpyRun(errors, names, final, invalid)
+
+
+def public_type(exc: BaseException) -> type:
+    """The exception class a user would catch: the first builtin or ``numpy.exceptions``
+    class in the MRO (NumPy's private ``UFuncTypeError`` reads as ``TypeError``)."""
+    for cls in type(exc).__mro__:
+        module = cls.__module__
+        if module == "builtins" or (module == "numpy.exceptions" and not cls.__name__.startswith("_")):
+            return cls
+    return Exception
+
+
+def describe_error(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+
+
+def run_lazynum(program: Program, lazynum, reference: NumpyRun) -> Failure | None:
+    """Run ``program`` with lazynum (its settings already chosen); the first difference."""
+    ns = {"np": lazynum, "numpy": numpy}
+    for name, array in program.inputs:
+        ns[name] = lazynum.asarray(array)
+    try:
+        for k, statement in enumerate(program.statements):
+            failure = _statement(program, k, statement, ns, lazynum, reference)
+            if failure is not None:
+                return failure
+        return _final(program, ns, lazynum, reference)
+    finally:
+        ns.clear()
+
+
+def _statement(program, k, statement, ns, lazynum, reference) -> Failure | None:
+    bounded_operand = any(isinstance(ns.get(name), lazynum.BoundedArray) for name in statement.names())
+    error = _attempt(lambda: exec(code_of(statement.source(True)), ns))
+    expected = reference.errors[k]
+    where = statement.group
+    if expected is None:
+        if error is None:
+            return None
+        return Failure(f"raise-unexpected:{type(error).__name__}@{where}", k, None, "no exception",
+                       describe_error(error), _trace(error))
+    expected_type = public_type(expected)
+    deferred = error is None
+    if deferred:
+        error = _attempt(lambda: lazynum.sync(*_live(ns, lazynum)))
+    _drop_unbound(ns, reference.names[k])
+    if error is None:
+        return Failure(f"raise-missing:{expected_type.__name__}@{where}", k, None,
+                       describe_error(expected), "no exception, not even at the next sync")
+    if not isinstance(error, expected_type):
+        return Failure(f"raise-wrong:{expected_type.__name__}->{type(error).__name__}@{where}", k, None,
+                       describe_error(expected), describe_error(error), _trace(error))
+    if deferred and not (issubclass(expected_type, DEFERRABLE)
+                         and (statement.group in DATA_DEPENDENT_KINDS or bounded_operand)):
+        return Failure(f"raise-deferred:{expected_type.__name__}@{where}", k, None,
+                       describe_error(expected), "raised only at the next sync: " + describe_error(error))
+    return None
+
+
+def _attempt(action) -> BaseException | None:
+    try:
+        action()
+        return None
+    except Exception as exc:                   # noqa: BLE001
+        return exc
+
+
+def _trace(exc: BaseException) -> str:
+    lines = traceback.format_exception(type(exc), exc, exc.__traceback__)
+    exc.__traceback__ = None                   # frames hold the program's namespace
+    return "".join(lines[-12:])
+
+
+def _live(ns: dict, lazynum) -> list:
+    kinds = (lazynum.ndarray, lazynum.BoundedArray)
+    return [value for name, value in ns.items() if isinstance(value, kinds) and not name.startswith("__")]
+
+
+def _drop_unbound(ns: dict, numpy_names) -> None:
+    """Forget what lazynum bound at a statement NumPy rejected (NumPy bound nothing)."""
+    for name in variable_names(ns) - numpy_names:
+        del ns[name]
+
+
+def _final(program, ns, lazynum, reference) -> Failure | None:
+    error = _attempt(lambda: lazynum.sync(*_live(ns, lazynum)))
+    if error is not None:
+        return _final_sync_failure(program, ns, lazynum, error)
+    for name in sorted(reference.final, key=_name_order):
+        expected = reference.final[name]
+        if name not in ns:
+            return Failure(f"missing@{_binder(program, name)}", None, name, _show(expected), "not bound")
+        mismatch = compare(expected, ns[name])
+        if mismatch is not None:
+            what, got = mismatch
+            return Failure(f"{what}@{_binder(program, name)}", None, name, _show(expected), got)
+    extra = variable_names(ns) - set(reference.final)
+    if extra:
+        name = sorted(extra)[0]
+        return Failure(f"extra@{_binder(program, name)}", None, name, "not bound", _show(ns[name]))
+    return None
+
+
+def _final_sync_failure(program, ns, lazynum, error) -> Failure:
+    """Find the variable whose sync raises, so the category names its statement kind."""
+    for name in sorted(variable_names(ns), key=_name_order):
+        value = ns[name]
+        if isinstance(value, (lazynum.ndarray, lazynum.BoundedArray)):
+            own = _attempt(value.sync)
+            if own is not None:
+                return Failure(f"sync-raise:{type(own).__name__}@{_binder(program, name)}", None, name,
+                               "no exception", describe_error(own), _trace(own))
+    return Failure(f"sync-raise:{type(error).__name__}@together", None, None, "no exception",
+                   describe_error(error), _trace(error))
+
+
+def _name_order(name: str):
+    return (name[0] == "v", int(name[1:]) if name[1:].isdigit() else 0, name)
+
+
+def _binder(program: Program, name: str) -> str:
+    """The kind of the statement that first bound ``name`` ("input" for inputs)."""
+    for statement in program.statements:
+        head = statement.text.split("=")[0] if "=" in statement.text else ""
+        if name in [part.strip() for part in head.split(",")]:
+            return statement.group
+    return "input"
+
+
+def _python_scalar(value) -> bool:
+    return type(value) in (bool, int, float)       # numpy.float64 is a float subclass: not one
+
+
+def _show(value) -> str:
+    if _python_scalar(value):
+        return f"{type(value).__name__} {value!r}"
+    array = numpy.asarray(value)
+    return f"{array.dtype} {array.shape} {numpy.array2string(array, threshold=200, separator=', ')}"
+
+
+def compare(expected, got):
+    """None if ``got`` (lazynum's) matches ``expected`` (NumPy's), else (what, lazynum's shown)."""
+    if _python_scalar(expected):
+        if type(got) is not type(expected):
+            return "type", f"{type(got).__name__} {got!r}"
+        same = expected == got or (isinstance(expected, float) and math.isnan(expected) and math.isnan(got))
+        return None if same else ("value", _show(got))
+    if _python_scalar(got):
+        return "type", f"{type(got).__name__} {got!r}"
+    error = _attempt(lambda: numpy.asarray(got))
+    if error is not None:
+        return "convert", describe_error(error)
+    array, want = numpy.asarray(got), numpy.asarray(expected)
+    if array.dtype != want.dtype:
+        return "dtype", _show(array)
+    if array.shape != want.shape:
+        return "shape", _show(array)
+    return None if values_match(want, array) else ("value", _show(array))
+
+
+def values_match(want: numpy.ndarray, got: numpy.ndarray) -> bool:
+    if want.dtype.kind != "f":
+        return bool(numpy.array_equal(want, got))
+    rtol, atol = TOLERANCES[want.dtype.name]
+    return bool(numpy.allclose(got, want, rtol=rtol, atol=atol, equal_nan=True))
+
+
+@dataclasses.dataclass
+class Result:
+    status: str               # "ok", "fail" or "invalid"
+    failure: Failure | None = None
+    reason: str = ""
+
+
+def check(program: Program, lazynum, backend: str) -> Result:
+    """Run ``program`` both ways on ``backend``; the verdict."""
+    reference = run_numpy(program)
+    if reference.invalid:
+        return Result("invalid", reason=reference.invalid)
+    with lazynum.config(backend=backend, cache_dir="off", recompile_limit=0, sync="allow"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                failure = run_lazynum(program, lazynum, reference)
+            except Exception as exc:           # noqa: BLE001  (the runner itself must not die)
+                failure = Failure(f"runner:{type(exc).__name__}", None, None, "", describe_error(exc), _trace(exc))
+    return Result("fail", failure) if failure is not None else Result("ok")
