@@ -83,8 +83,7 @@ class Generator:
             keep = (self.errors < MAX_ERRORS and _comparable_error(error)
                     and self.rng.random() < ERROR_KEEP_PROBABILITY)
         else:
-            keep = (not any(_spoils(w) for w in caught) and self._values_acceptable()
-                    and not self._stretches_bounded(candidate, before))
+            keep = not any(_spoils(w) for w in caught) and self._values_acceptable()
         if not keep:
             self._restore(saved, before)
             return False
@@ -107,19 +106,6 @@ class Generator:
             self.frozen.update(new)
         self.bounded &= set(self.ns)
         self.frozen &= set(self.ns)
-
-    def _stretches_bounded(self, candidate, before) -> bool:
-        """Whether a bounded variable with a size-1 dim meets an array of another shape:
-        NumPy may broadcast it, lazynum never broadcasts a bounded dim (README: known
-        deviations), so such statements are left out."""
-        referenced = set(NAME_PATTERN.findall(candidate.text))
-        shapes = {name: numpy.shape(before[name]) for name in referenced
-                  if isinstance(before.get(name), (numpy.ndarray, numpy.generic))}
-        for name in referenced & self.bounded:
-            shape = shapes.get(name)
-            if shape and 1 in shape and any(other != shape and other for other in shapes.values()):
-                return True
-        return False
 
     def _snapshot(self) -> list:
         """Copies of every array's memory root, so a rejected in-place write can be undone."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 import traceback
 import warnings
 
@@ -43,13 +44,23 @@ class NumpyRun:
     invalid: str | None       # why the program cannot be compared (None: it can)
 
 
-def code_of(text: str):
-    code = _CODE.get(text)
+def code_of(text: str, position: int):
+    """Compiled statement; its file name ``<fuzz-k>`` lets an error lazynum raises at a
+    later sync name the statement that recorded the failing op ("traced at <fuzz-k>:1")."""
+    key = (text, position)
+    code = _CODE.get(key)
     if code is None:
         if len(_CODE) > 200_000:
             _CODE.clear()
-        code = _CODE[text] = compile(text, "<fuzz>", "exec")
+        code = _CODE[key] = compile(text, f"<fuzz-{position}>", "exec")
     return code
+
+
+def traced_statement(exc: BaseException) -> int | None:
+    """The statement that recorded the op behind a sync-time error, from lazynum's note."""
+    text = " ".join([str(exc)] + list(getattr(exc, "__notes__", [])))
+    found = re.search(r"<fuzz-(\d+)>", text)
+    return int(found.group(1)) if found else None
 
 
 def variable_names(ns: dict) -> set:
@@ -61,9 +72,9 @@ def run_numpy(program: Program) -> NumpyRun:
     errors, names, invalid = [], [], None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        for statement in program.statements:
+        for k, statement in enumerate(program.statements):
             try:
-                exec(code_of(statement.text), ns)
+                exec(code_of(statement.text, k), ns)
                 errors.append(None)
             except Exception as exc:           # noqa: BLE001  (NumPy's verdict is the point)
                 exc.__traceback__ = None
@@ -110,12 +121,16 @@ def run_lazynum(program: Program, lazynum, reference: NumpyRun) -> Failure | Non
 
 def _statement(program, k, statement, ns, lazynum, reference) -> Failure | None:
     bounded_operand = any(isinstance(ns.get(name), lazynum.BoundedArray) for name in statement.names())
-    error = _attempt(lambda: exec(code_of(statement.source(True)), ns))
+    error = _attempt(lambda: exec(code_of(statement.source(True), k), ns))
     expected = reference.errors[k]
     where = statement.group
     if expected is None:
         if error is None:
             return None
+        traced = traced_statement(error)
+        if traced is not None and traced != k:     # an earlier statement's op failed at this sync
+            return Failure(f"sync-raise:{type(error).__name__}@{program.statements[traced].group}", traced,
+                           None, "no exception", describe_error(error), _trace(error))
         return Failure(f"raise-unexpected:{type(error).__name__}@{where}", k, None, "no exception",
                        describe_error(error), _trace(error))
     expected_type = public_type(expected)
@@ -181,15 +196,20 @@ def _final(program, ns, lazynum, reference) -> Failure | None:
 
 
 def _final_sync_failure(program, ns, lazynum, error) -> Failure:
-    """Find the variable whose sync raises, so the category names its statement kind."""
-    for name in sorted(variable_names(ns), key=_name_order):
-        value = ns[name]
+    """The category names the statement that recorded the failing op (lazynum's note), or
+    else the statement that bound the first variable whose own sync raises."""
+    name = None
+    for candidate in sorted(variable_names(ns), key=_name_order):
+        value = ns[candidate]
         if isinstance(value, (lazynum.ndarray, lazynum.BoundedArray)):
             own = _attempt(value.sync)
             if own is not None:
-                return Failure(f"sync-raise:{type(own).__name__}@{_binder(program, name)}", None, name,
-                               "no exception", describe_error(own), _trace(own))
-    return Failure(f"sync-raise:{type(error).__name__}@together", None, None, "no exception",
+                name, error = candidate, own
+                break
+    traced = traced_statement(error)
+    where = program.statements[traced].group if traced is not None else (
+        _binder(program, name) if name else "together")
+    return Failure(f"sync-raise:{type(error).__name__}@{where}", traced, name, "no exception",
                    describe_error(error), _trace(error))
 
 

@@ -153,7 +153,10 @@ def _statement_lines(k, statement, reference, failure) -> list:
     source = statement.source(True)
     error = reference.errors[k]
     if error is None:
-        note = "   # lazynum raises here; NumPy does not" if failure.statement == k else ""
+        note = ""
+        if failure.statement == k:
+            note = ("   # lazynum raises here; NumPy does not" if failure.category.startswith("raise-")
+                    else "   # lazynum's sync fails in the op recorded here")
         return [source + note]
     name = public_type(error).__name__
     if failure.category.startswith("raise-deferred") and failure.statement == k:
