@@ -10,9 +10,9 @@ import operator
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, layout as layouts
 from .expr.symbolic import SymInt, as_index, is_symbolic
-from .arraytype import ndarray, wrap
+from .arraytype import ndarray, wrap, wrap_ordered
 from .conversion import _contains_lazy, broadcast_node, cast, numpy_constant, to_node
 from .expr import node as nodes
 from .expr.elementwise import SELECT, UFUNC_OPS
@@ -44,10 +44,10 @@ def _default(dtype, fallback=dtypes.FLOAT64):
 
 def array(obj, dtype=None, *, copy=True, order="K", ndmin=0, like=None):
     """Create a lazy array from array-like ``obj`` (NumPy's ``array``)."""
-    if isinstance(obj, ndarray):
-        out = obj.astype(dtype) if dtype is not None else (obj.copy() if copy else obj)
+    if isinstance(obj, ndarray) and copy:
+        out = astype(obj, obj.dtype if dtype is None else dtype, order=order)
     else:
-        out = wrap(to_node(obj, None if dtype is None else dtypes.normalize(dtype)))
+        out = asarray(obj, dtype, order, copy=copy)
     if ndmin > out.ndim:
         from .manipulation import reshape
         out = reshape(out, (1,) * (ndmin - out.ndim) + out.shape)
@@ -60,13 +60,34 @@ def asarray(obj, dtype=None, order=None, *, copy=None, like=None):
     NumPy input is copied once: the lazy value must not change if the caller later
     mutates the NumPy array it passed in.
     """
+    order = layouts.order_code(order)
     if isinstance(obj, ndarray):
-        if dtype is None or obj.dtype == dtypes.normalize(dtype):
-            return obj.copy() if copy else obj
+        same_dtype = dtype is None or obj.dtype == dtypes.normalize(dtype)
+        if same_dtype and not copy and _has_order(obj._layout(), order):
+            return obj
         if copy is False:
             raise ValueError("Unable to avoid copy while creating an array as requested.")
-        return obj.astype(dtype)
-    return wrap(to_node(obj, None if dtype is None else dtypes.normalize(dtype)))
+        return astype(obj, obj.dtype if dtype is None else dtype, order=order)
+    node = to_node(obj, None if dtype is None else dtypes.normalize(dtype))
+    if order in "CK" and (node.buffer is None or node.buffer.flags.c_contiguous):
+        return wrap(node)
+    # NumPy's asarray returns a non-C-ordered input itself (our snapshot copies it in its
+    # memory order): the lazy array keeps that order, so its reshapes copy where NumPy's do.
+    memory = layouts.identity(node.shape)
+    if node.buffer is not None and node.dtype.itemsize:
+        memory = (node.shape, tuple(s // node.dtype.itemsize for s in node.buffer.strides), 0)
+    return wrap_ordered(node, layouts.new_array_order(memory, order))
+
+
+def _has_order(layout, order: str) -> bool:
+    """Whether an array with ``layout`` already satisfies ``order`` (no copy needed)."""
+    if order == "C":
+        return layouts.is_c_contiguous(layout)
+    if order == "F":
+        return layouts.is_f_contiguous(layout)
+    if order == "A":
+        return layouts.is_c_contiguous(layout) or layouts.is_f_contiguous(layout)
+    return True
 
 
 asanyarray = asarray
@@ -83,9 +104,18 @@ def ascontiguousarray(a, dtype=None, *, like=None):
     return out
 
 
+def _creation_order(order, ndim):
+    """The memory order of a new array: NumPy's creation functions take 'C' or 'F' only."""
+    order = layouts.order_code(order, none="C")
+    if order not in "CF":
+        raise ValueError("only 'C' or 'F' order is permitted")
+    return layouts.fortran_order(ndim) if order == "F" else None
+
+
 def full(shape, fill_value, dtype=None, order="C", *, like=None):
     """Array of ``shape`` filled with ``fill_value`` (a lazy broadcast of one scalar)."""
     shape = _shape_tuple(shape)
+    perm = _creation_order(order, len(shape))
     if isinstance(fill_value, ndarray):
         node = fill_value._n()
         if dtype is not None:
@@ -101,32 +131,47 @@ def full(shape, fill_value, dtype=None, order="C", *, like=None):
         else:
             with np.errstate(all="ignore"):
                 node = numpy_constant(np.asarray(fill_value).astype(dt))
-    return wrap(broadcast_node(node, shape))
+    return wrap_ordered(broadcast_node(node, shape), perm)
 
 
 def zeros(shape, dtype=float, order="C", *, like=None):
     """Array of zeros (NumPy's ``zeros``)."""
-    return wrap(broadcast_node(nodes.scalar(0, _default(dtype)), _shape_tuple(shape)))
+    shape = _shape_tuple(shape)
+    return wrap_ordered(broadcast_node(nodes.scalar(0, _default(dtype)), shape),
+                        _creation_order(order, len(shape)))
 
 
 def ones(shape, dtype=None, order="C", *, like=None):
     """Array of ones (NumPy's ``ones``)."""
-    return wrap(broadcast_node(nodes.scalar(1, _default(dtype)), _shape_tuple(shape)))
+    shape = _shape_tuple(shape)
+    return wrap_ordered(broadcast_node(nodes.scalar(1, _default(dtype)), shape),
+                        _creation_order(order, len(shape)))
 
 
 def empty(shape, dtype=float, order="C", *, like=None):
     """Like NumPy's ``empty``; lazynum's uninitialized memory is zeros."""
-    return zeros(shape, dtype)
+    return zeros(shape, dtype, order)
 
 
 def _like(maker):
     def like_function(prototype, dtype=None, order="K", subok=True, shape=None, **kwargs):
         proto = asarray(prototype)
-        return maker(proto.shape if shape is None else shape,
-                     dtype=proto.dtype if dtype is None else dtype, **kwargs)
+        new_shape = proto.shape if shape is None else _shape_tuple(shape)
+        result = maker(new_shape, dtype=proto.dtype if dtype is None else dtype, **kwargs)
+        return _in_order_of(result, proto, order, shape)
     like_function.__name__ = maker.__name__ + "_like"
-    like_function.__doc__ = f"``{maker.__name__}`` with the shape and dtype of ``prototype``."
+    like_function.__doc__ = (f"``{maker.__name__}`` with the shape, dtype and memory order "
+                             "of ``prototype``.")
     return like_function
+
+
+def _in_order_of(result, proto, order, shape):
+    """``result`` (C-ordered, new) given the memory order NumPy's ``*_like`` gives it: the
+    prototype's under ``order``, or C order for a new shape of another rank."""
+    order = layouts.order_code(order)
+    if shape is not None and len(result.shape) != proto.ndim:
+        return result
+    return wrap_ordered(result._n(), layouts.new_array_order(proto._layout(), order))
 
 
 zeros_like = _like(zeros)
@@ -135,26 +180,36 @@ empty_like = _like(empty)
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None):
-    """``full`` with the shape and dtype of ``a``."""
+    """``full`` with the shape, dtype and memory order of ``a``."""
     proto = asarray(a)
-    return full(proto.shape if shape is None else shape, fill_value,
-                dtype=proto.dtype if dtype is None else dtype)
+    result = full(proto.shape if shape is None else shape, fill_value,
+                  dtype=proto.dtype if dtype is None else dtype)
+    return _in_order_of(result, proto, order, shape)
 
 
 def astype(x, dtype, order="K", casting="unsafe", subok=True, copy=True):
-    """``x`` converted to ``dtype`` (NumPy's unsafe casting by default)."""
+    """``x`` converted to ``dtype`` (NumPy's unsafe casting by default), in the memory
+    order ``order`` gives (NumPy's default 'K' keeps a transposed input's order)."""
     x = asarray(x)
+    order = layouts.order_code(order)
     dt = dtypes.normalize(dtype)
     if not np.can_cast(x.dtype, dt, casting):
         raise TypeError(f"Cannot cast array data from {x.dtype!r} to {dt!r} according to the rule '{casting}'")
-    if dt == x.dtype:
-        return x.copy() if copy else x
-    return wrap(cast(x._n(), dt))
+    if dt == x.dtype and not copy and _has_order(x._layout(), order):
+        return x
+    return wrap_ordered(cast(x._n(), dt), layouts.new_array_order(x._layout(), order))
 
 
 def copy(a, order="K", subok=False):
-    """A new array with the same value; later writes to either do not affect the other."""
-    return wrap(asarray(a)._n())
+    """A new array with the same value; later writes to either do not affect the other.
+    Its memory order is ``order``'s (NumPy's ``copy`` keeps the input's by default)."""
+    a = asarray(a)
+    return wrap_ordered(a._n(), layouts.new_array_order(a._layout(), layouts.order_code(order)))
+
+
+def method_copy(a, order="C"):
+    """``ndarray.copy``: C order unless told otherwise (NumPy's ``numpy.copy`` is 'K')."""
+    return copy(a, layouts.order_code(order, none="C"))
 
 
 def fill(a, value):

@@ -26,6 +26,49 @@ def is_c_contiguous(layout) -> bool:
     return True
 
 
+def is_f_contiguous(layout) -> bool:
+    """Fortran-contiguous (size-1 axes' strides ignored, as NumPy's relaxed flags)."""
+    shape, strides, offset = layout
+    return is_c_contiguous((shape[::-1], strides[::-1], offset))
+
+
+def order_code(order, none: str = "K") -> str:
+    """NumPy's order argument as 'C', 'F', 'A' or 'K' (case-insensitive; ``None`` is
+    ``none``: 'K' for copies and casts, 'C' for ``ndarray.copy`` and creation)."""
+    if order is None:
+        return none
+    if isinstance(order, str) and len(order) == 1 and order.upper() in "CFAK":
+        return order.upper()
+    raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+
+
+def fortran_order(ndim: int):
+    """The axis permutation of Fortran order (None where it is C order too)."""
+    return tuple(range(ndim))[::-1] if ndim > 1 else None
+
+
+def new_array_order(layout, order: str):
+    """The memory order (axis permutation, slowest first; None for C) of a new array made
+    from one with ``layout`` under ``order`` (NumPy's ``PyArray_NewLikeArray``: copies,
+    ``astype``, the ``*_like`` functions).  'A' is Fortran order for a Fortran- but not
+    C-contiguous source; 'K' keeps contiguous sources' order and otherwise sorts the axes by
+    decreasing absolute stride (a stable sort, so ties and broadcast axes keep C order)."""
+    shape, strides, _ = layout
+    ndim = len(shape)
+    if order == "C" or ndim <= 1:
+        return None
+    if order == "F":
+        return fortran_order(ndim)
+    if is_c_contiguous(layout):
+        return None
+    if is_f_contiguous(layout):
+        return fortran_order(ndim)
+    if order == "A":
+        return None
+    perm = tuple(sorted(range(ndim), key=lambda axis: -abs(strides[axis])))
+    return None if perm == tuple(range(ndim)) else perm
+
+
 def is_identity(layout, storage_shape) -> bool:
     shape, strides, offset = layout
     return offset == 0 and tuple(shape) == tuple(storage_shape) and is_c_contiguous(layout)
@@ -41,31 +84,49 @@ def memory_order(layouts_of_operands, shape):
     """NumPy's 'K' order for an elementwise result: the axis permutation (slowest-varying
     first) that its memory follows, or None for C order.
 
-    Operands of the full result shape without broadcast (stride-0) dims vote with the order
-    of their strides; if they disagree, or none votes, the result is C-ordered, as NumPy's.
+    NumPy's iterator sorts the axes by stride with an insertion sort that starts from C
+    order (``npyiter_find_best_axis_ordering``): an axis moves before another only when
+    every operand with non-zero strides on both says its stride there is smaller; an
+    operand that disagrees keeps C order, and an operand broadcast (stride 0) along either
+    axis has no say.
     """
-    orders = set()
-    for op_shape, strides, _ in layouts_of_operands:
-        if tuple(op_shape) != tuple(shape) or any(s == 0 and d > 1 for d, s in zip(op_shape, strides)):
-            continue
-        axes = [a for a in range(len(shape)) if shape[a] > 1]
-        slowest_first = tuple(sorted(axes, key=lambda a: -abs(strides[a])))
-        orders.add(slowest_first)
-    if len(orders) != 1:
-        return None
-    (order,) = orders
-    if list(order) == sorted(order):
-        return None
-    ones = [a for a in range(len(shape)) if shape[a] <= 1]
-    return tuple(order) + tuple(ones) if not ones else _with_unit_axes(order, ones, len(shape))
+    ndim = len(shape)
+    operand_strides = [_iterator_strides(layout, shape) for layout in layouts_of_operands]
+    fastest_first = list(range(ndim))[::-1]
+    for i0 in range(1, ndim):
+        axis0, position = fastest_first[i0], i0
+        for i1 in range(i0 - 1, -1, -1):
+            smaller = _stride_verdict(operand_strides, axis0, fastest_first[i1])
+            if smaller is None:          # nobody compares these two axes: look further
+                continue
+            if not smaller:
+                break
+            position = i1
+        fastest_first.insert(position, fastest_first.pop(i0))
+    order = tuple(fastest_first[::-1])
+    return None if order == tuple(range(ndim)) else order
 
 
-def _with_unit_axes(order, ones, ndim):
-    # Size-1 axes carry no data: keep them in their C position relative to the others.
-    perm, it = [], iter(order)
-    for a in range(ndim):
-        perm.append(a if a in ones else next(it))
-    return tuple(perm)
+def _iterator_strides(layout, shape):
+    """An operand's strides along the result's axes as NumPy's iterator sees them: 0 along
+    broadcast, missing and length-1 axes."""
+    op_shape, strides, _ = layout
+    pad = len(shape) - len(op_shape)
+    return [0] * pad + [s if d != 1 else 0 for d, s in zip(op_shape, strides)]
+
+
+def _stride_verdict(operand_strides, axis0, axis1):
+    """True when every operand with non-zero strides on both axes has a smaller stride
+    along ``axis0``; False when one of them does not; None when none has both."""
+    verdict = None
+    for strides in operand_strides:
+        s0, s1 = strides[axis0], strides[axis1]
+        if s0 and s1:
+            if abs(s1) <= abs(s0):
+                verdict = False
+            elif verdict is None:
+                verdict = True
+    return verdict
 
 
 def transpose(layout, axes) -> tuple:

@@ -135,7 +135,7 @@ ndarray.imag = property(lambda self: mathfuncs.imag(self), _set_imag)
 
 # Methods mirroring namespace functions: name -> function(self, *args, **kwargs).
 _METHODS = {
-    "astype": creation.astype, "copy": creation.copy, "fill": creation.fill,
+    "astype": creation.astype, "copy": creation.method_copy, "fill": creation.fill,
     "reshape": manipulation.method_reshape, "transpose": manipulation.method_transpose,
     "swapaxes": manipulation.swapaxes, "ravel": manipulation.ravel, "flatten": manipulation.flatten,
     "squeeze": manipulation.squeeze, "repeat": joining.repeat,

@@ -190,7 +190,7 @@ def _exact_comparison(uf, items, loop):
     return broadcast_node(_scalar(result, _BOOL), other.shape)
 
 
-def call(uf: np.ufunc, args, out=None, where=True, dtype=None, casting="same_kind"):
+def call(uf: np.ufunc, args, out=None, where=True, dtype=None, casting="same_kind", order="K"):
     """Record ``uf(*args)``; the result array (a tuple for multi-output ufuncs)."""
     nin = uf.nin
     if len(args) != nin:
@@ -232,7 +232,7 @@ def call(uf: np.ufunc, args, out=None, where=True, dtype=None, casting="same_kin
         if nin == 2 and key is int and uf.__name__ in COMPARISONS:
             constant = _exact_comparison(uf, items, loop)
             if constant is not None:
-                return _finish(uf, [constant], out, where, casting)
+                return _finish(uf, [constant], out, where, casting, args, order)
         inputs.append(_weak_node(value, key, want))
     op = UFUNC_OPS[uf.__name__]
     inputs = tuple(inputs)
@@ -240,25 +240,48 @@ def call(uf: np.ufunc, args, out=None, where=True, dtype=None, casting="same_kin
         results = [_apply(op, inputs, ())]
     else:
         results = [_apply(op, inputs, (i,)) for i in range(uf.nout)]
-    return _finish(uf, results, out, where, casting, args)
+    return _finish(uf, results, out, where, casting, args, order)
 
 
-def _finish(uf, results, out, where, casting, args=()):
+def _finish(uf, results, out, where, casting, args=(), order="K"):
     if out is None and where is True:
-        perm = result_order(args, results[0].shape)
+        perm = _requested_order(args, results[0].shape, order)
         if len(results) == 1:
             return wrap_ordered(results[0], perm)
         return tuple(wrap_ordered(r, perm) for r in results)
     return _store(uf, results, out, where, casting)
 
 
+def _requested_order(args, shape, order):
+    """The result's memory order for the ufunc's ``order=``: 'K' follows the operands, 'A'
+    is Fortran order when every array operand is Fortran- and not C-contiguous."""
+    order = order if order == "K" else layouts.order_code(order)
+    if order == "A":
+        arrays = [_layout_of(a) for a in args if isinstance(a, (ndarray, np.ndarray))]
+        fortran = arrays and all(layouts.is_f_contiguous(lay) and not layouts.is_c_contiguous(lay)
+                                 for lay in arrays)
+        order = "F" if fortran else "C"
+    if order == "K":
+        return result_order(args, shape)
+    return layouts.fortran_order(len(shape)) if order == "F" else None
+
+
+def _layout_of(array):
+    """A lazynum array's layout, or a NumPy array's strides in elements."""
+    if isinstance(array, ndarray):
+        return array._layout()
+    return (array.shape, tuple(s // max(array.itemsize, 1) for s in array.strides), 0)
+
+
 def result_order(args, shape):
     """NumPy's 'K' memory order of an elementwise result over ``args`` (None: C order).
-    Only windows can be non-C-ordered, so owners cost one attribute check."""
-    arrays = [a for a in args if type(a) is ndarray]
-    if len(shape) < 2 or all(a._view is None for a in arrays):
+    Only windows and non-C-ordered NumPy operands can vote for another order, so owners
+    cost one attribute check."""
+    if len(shape) < 2 or not any(type(a) is ndarray and a._view is not None or
+                                 type(a) is np.ndarray and not a.flags.c_contiguous for a in args):
         return None
-    return layouts.memory_order([a._layout() for a in arrays], shape)
+    return layouts.memory_order([_layout_of(a) for a in args
+                                 if isinstance(a, (ndarray, np.ndarray))], shape)
 
 
 def _outputs(uf, out, count):
@@ -352,8 +375,8 @@ class ufunc:
 
     def __call__(self, *args, out=None, where=True, dtype=None, casting="same_kind",
                  order="K", subok=True, **kwargs):
-        if (out is None and where is True and dtype is None and not kwargs and args
-                and type(args[0]) is ndarray and len(args) == self.nin and self.nout == 1):
+        if (out is None and where is True and dtype is None and not kwargs and order == "K"
+                and args and type(args[0]) is ndarray and len(args) == self.nin and self.nout == 1):
             result = (_fastpath.unary(self._op, self._no_cast, args[0]) if self.nin == 1 else
                       _fastpath.binary(self._op, self._no_cast, args[0], args[1]))
             if result is not None:
@@ -372,7 +395,8 @@ class ufunc:
                                           "use dtype=")
             raise TypeError(f"{self.__name__}() got an unexpected keyword argument "
                             f"'{next(iter(kwargs))}'")
-        return call(self._np, args, out=out, where=where, dtype=dtype, casting=casting)
+        return call(self._np, args, out=out, where=where, dtype=dtype, casting=casting,
+                    order=order)
 
     def _fallback(self, method, inputs, kwargs):
         """NumPy's ``method`` as a counted fallback: the path NumPy's own ufunc takes on
