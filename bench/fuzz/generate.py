@@ -104,6 +104,10 @@ class Generator:
             referenced & self.frozen)
         if scalar_sources and candidate.kind.split(".")[0] in ("view", "alias", "cast"):
             self.frozen.update(new)
+        # A NumPy array in the lazynum run (numpy.array(x)) meets lazynum functions as a
+        # snapshot (README: known deviations), so np.transpose(w) is no view of it there.
+        if candidate.kind == "sync.implicit:numpy_copy":
+            self.frozen.update(new)
         self.bounded &= set(self.ns)
         self.frozen &= set(self.ns)
 

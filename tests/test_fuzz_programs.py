@@ -1,0 +1,103 @@
+"""A seeded slice of the random-program fuzzer (bench/fuzz) in the default suite.
+
+Each case is one generated program (views, in-place writes, bounded producers and
+consumers, fancy indexing, reductions, joins, casts, mid-program syncs), run with NumPy and
+with lazynum on the fixture's backend; every live variable (dtype, shape, values) and every
+exception must agree.  A failure prints the shrunk standalone reproducer.  The big run is
+``python -m bench.fuzz`` (README: Fuzzing against NumPy).
+
+Programs that fail because of known, not yet fixed bugs are strict xfails naming the
+finding (/tmp/fuzz_findings.md while issue 11 is open): they start passing when the bug is
+fixed, and strict makes that visible so the mark is removed.
+"""
+import os
+import subprocess
+import sys
+
+import numpy
+import pytest
+
+import lazynum
+from bench.fuzz.generate import KINDS, generate
+from bench.fuzz.program import Program, Statement
+from bench.fuzz.run import check
+from bench.fuzz.shrink import reproducer, shrink
+
+FIRST_SEED = 0
+PROGRAMS = 200
+MIN_STATEMENTS, MAX_STATEMENTS = 5, 20
+
+# (seed, backend) -> finding id, for programs failing on a known bug (strict xfail)
+KNOWN_FAILURES: dict = {}
+
+
+def _program(seed: int) -> Program:
+    return generate(seed, MIN_STATEMENTS, MAX_STATEMENTS)
+
+
+@pytest.mark.parametrize("seed", range(FIRST_SEED, FIRST_SEED + PROGRAMS))
+def test_random_program_matches_numpy(seed, backend, request):
+    finding = KNOWN_FAILURES.get((seed, backend))
+    if finding:
+        request.applymarker(pytest.mark.xfail(strict=True, reason=finding))
+    program = _program(seed)
+    result = check(program, lazynum, backend)
+    if result.status == "fail":
+        small = shrink(program, result.failure, lazynum, backend, budget=200)
+        again = check(small, lazynum, backend)
+        failure = again.failure if again.status == "fail" else result.failure
+        pytest.fail(f"{failure.category}\n\n{reproducer(small if again.failure else program, failure, backend)}",
+                    pytrace=False)
+    assert result.status == "ok", result.reason
+
+
+def test_the_slice_exercises_every_statement_kind():
+    seen = {statement.group for seed in range(FIRST_SEED, FIRST_SEED + PROGRAMS)
+            for statement in _program(seed).statements}
+    assert seen == set(KINDS)
+
+
+def _one_statement_program(text, lazy_text=None, kind="elementwise.binary") -> Program:
+    inputs = (("a", numpy.array([1, 2, 3], dtype=numpy.int16)),)
+    return Program(0, inputs, (Statement(text, kind, lazy_text),))
+
+
+def test_runner_reports_a_value_difference():
+    result = check(_one_statement_program("v0 = a + 1", "v0 = a + 2"), lazynum, "numpy")
+    assert result.status == "fail"
+    assert result.failure.category == "value@elementwise.binary"
+    assert result.failure.variable == "v0"
+
+
+def test_runner_accepts_an_index_error_at_the_next_sync_and_reports_a_missing_one():
+    deferred = _one_statement_program("v0 = a[[0, 5]]", kind="fancy.get")
+    assert check(deferred, lazynum, "llvm").status == "ok"
+    missing = _one_statement_program("v0 = a[[0, 5]]", "v0 = a[[0, 1]]", kind="fancy.get")
+    result = check(missing, lazynum, "llvm")
+    assert result.status == "fail"
+    assert result.failure.category == "raise-missing:IndexError@fancy.get"
+
+
+def test_runner_reports_a_shape_error_lazynum_defers():
+    # A broadcast error is static: lazynum must raise it at the statement, not at a sync.
+    program = _one_statement_program("v0 = a + a[:2]", "v0 = a[a > 1] + a")
+    result = check(program, lazynum, "numpy")
+    assert result.failure.category == "raise-deferred:ValueError@elementwise.binary"
+
+
+def test_shrinker_keeps_only_the_failing_statement_and_the_reproducer_fails(tmp_path):
+    statements = (Statement("v0 = a * 3", "elementwise.binary"),
+                  Statement("v1 = v0.sum()", "reduce"),
+                  Statement("v2 = a - 1", "elementwise.binary", "v2 = a - 2"),
+                  Statement("a[0] = 7", "write.scalar"))
+    program = Program(0, (("a", numpy.arange(6, dtype=numpy.int32).reshape(2, 3)),), statements)
+    failure = check(program, lazynum, "numpy").failure
+    small = shrink(program, failure, lazynum, "numpy")
+    assert [s.text for s in small.statements] == ["v2 = a - 1"]
+    assert small.inputs[0][1].size < 6
+    script = tmp_path / "repro.py"
+    script.write_text(reproducer(small, check(small, lazynum, "numpy").failure, "numpy"))
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         env={**os.environ, "LAZYNUM_CACHE_DIR": "off"})
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "NumPy:" in run.stdout and "lazynum:" in run.stdout
