@@ -144,7 +144,8 @@ def _mask_value(mask):
 
 def _check_mask_shape(mask_shape, shape, dim):
     for j, m in enumerate(mask_shape):
-        if shape[dim + j] != m:
+        # NumPy lets a mask dim of extent 0 stand against any extent (nothing is selected)
+        if shape[dim + j] != m and m != 0:
             raise IndexError(f"boolean index did not match indexed array along axis {dim + j}; "
                              f"size of axis is {shape[dim + j]} but size of corresponding "
                              f"boolean axis is {m}")
@@ -302,6 +303,8 @@ def _lazy_mask_setitem(a, parsed, value) -> bool:
     base, layout = base_and_layout(a)
     region = basic_layout(layout, basic)
     shape = region[0]
+    if mask.ndim and tuple(mask.shape) != tuple(shape[p:p + k]):
+        return False                  # an empty mask dim against a longer axis: selects nothing
     squeezed = shape[:p] + (1,) + shape[p + k:]          # the selected dims as one of length 1
     vshape = node.shape
     while len(vshape) > len(squeezed) and vshape[0] == 1:

@@ -11,7 +11,7 @@ import operator
 
 from . import layout as layouts
 from .expr.symbolic import as_index
-from .arraytype import ndarray, wrap
+from .arraytype import ndarray, wrap, wrap_scalar
 from .conversion import to_array
 from .expr.shapes import broadcast_shapes, normalize_axes, normalize_axis, size_of
 
@@ -255,9 +255,12 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 
 
 def flip(m, axis=None):
-    """Reverse the order of elements along ``axis``; a view with negative strides."""
+    """Reverse the order of elements along ``axis``; a view with negative strides.  A 0-d
+    input gives a copy: NumPy indexes it with ``m[()]``, which is a scalar."""
     m = to_array(m)
     axes = normalize_axes(axis, m.ndim)
+    if m.ndim == 0:
+        return wrap_scalar(m._n())
     shape, strides, offset = m._layout()
     strides = list(strides)
     for ax in axes:

@@ -150,6 +150,10 @@ def _weak_node(value, key, want):
         if kind in "iu":
             low, high = _INT_BOUNDS[want]
             if not low <= value <= high:
+                # NumPy first converts to a C long (an unsigned one for uint32 and uint64)
+                widest = 2**64 - 1 if kind == "u" and want.itemsize >= 4 else _INT64_MAX
+                if not _INT64_MIN <= value <= widest:
+                    raise OverflowError("Python int too large to convert to C long")
                 raise OverflowError(f"Python integer {value} out of bounds for {want}")
         elif kind == "b":
             if not _INT64_MIN <= value <= _INT64_MAX:
@@ -202,7 +206,11 @@ def call(uf: np.ufunc, args, out=None, where=True, dtype=None, casting="same_kin
         else:
             raise TypeError(f"{uf.__name__}() takes from {nin} to {uf.nargs} positional "
                             f"arguments but {len(args)} were given")
-    items = [_classify(a) for a in args]
+    try:
+        items = [_classify(a) for a in args]
+    except TypeError:             # a dtype lazynum lacks (float16): NumPy's shape error first
+        _check_shapes(args, out)
+        raise
     types = tuple([k for _, k in items])
     if nin == 1 and types[0] is int and not _INT64_MIN <= items[0][0] <= _INT64_MAX:
         node = to_node(items[0][0])       # NumPy converts a lone huge int like asarray does
@@ -214,12 +222,18 @@ def call(uf: np.ufunc, args, out=None, where=True, dtype=None, casting="same_kin
     elif uf is np.ldexp and types[1] is int:
         _ldexp_exponent(items[1][0], types[0])
     if dtype is not None:
-        dtype = dtypes.normalize(dtype)
+        try:
+            dtype = dtypes.normalize(dtype)
+        except TypeError:         # float16, complex: NumPy has the loop, so its shape error first
+            if _numpy_has_loop(uf, types, dtype, casting):
+                _check_shapes(args, out)
+            raise
     try:
         loop = _resolve(uf, types, dtype, casting)
     except Float16LoopError as exc:
         if out is not None:
             _check_out_casting(uf, exc.loop, out, casting)
+        _check_shapes(args, out)
         raise
     if out is not None:
         _check_huge_int_into_integer_out(items, out)
@@ -319,8 +333,7 @@ def _store(uf, results, out, where, casting):
             arrays.append(wrap(_apply(SELECT, (mask, result, _scalar(0, result.dtype)), ())))
             continue
         if not isinstance(target, ndarray):
-            raise TypeError("return arrays must be of lazynum.ndarray type (NumPy's ArrayType); "
-                            "NumPy arrays as out= work through numpy's own ufuncs")
+            raise TypeError("return arrays must be of ArrayType")
         tdtype = target.dtype
         if result.dtype != tdtype and not np.can_cast(result.dtype, tdtype, casting):
             if _UFuncOutputCastingError is not None:
@@ -342,6 +355,36 @@ def _store(uf, results, out, where, casting):
         target._write(target._layout(), value)
         arrays.append(target)
     return arrays[0] if len(arrays) == 1 else tuple(arrays)
+
+
+def _numpy_has_loop(uf, types, dtype, casting) -> bool:
+    """Whether NumPy runs ``uf`` on ``types`` with ``dtype=`` (which lazynum may lack)."""
+    try:
+        uf.resolve_dtypes(types + (None,) * uf.nout, casting=casting,
+                          signature=(None,) * uf.nin + (np.dtype(dtype),) * uf.nout)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _check_shapes(args, out) -> None:
+    """Raise NumPy's broadcasting errors for ``args`` and ``out``: NumPy reaches them before
+    a refusal of lazynum's own (a float16 operand, loop or ``dtype=``)."""
+    shapes = [a.shape if isinstance(a, (ndarray, np.ndarray)) else np.shape(a) for a in args]
+    full = broadcast_shapes(*shapes)
+    for target in (out if type(out) is tuple else (out,)):
+        shape = getattr(target, "shape", None)
+        if shape is not None and (len(full) > len(shape) or
+                                  _broadcast_or_none(full, shape) != tuple(shape)):
+            raise ValueError(f"non-broadcastable output operand with shape {_text(shape)} "
+                             f"doesn't match the broadcast shape {_text(full)}")
+
+
+def _has_numpy_out(out) -> bool:
+    """Whether ``out`` (one array or a tuple) holds a NumPy array."""
+    if type(out) is tuple:
+        return any(isinstance(o, np.ndarray) for o in out)
+    return isinstance(out, np.ndarray)
 
 
 def _text(shape):
@@ -389,6 +432,10 @@ class ufunc:
                                                       casting=casting, **kwargs)
                                  if out is not None or where is not True else
                                  ({"dtype": dtype} if dtype is not None else {}))
+        if out is None and self.nin < len(args) <= self.nargs and _has_numpy_out(args[self.nin:]):
+            args, out = args[:self.nin], args[self.nin:]       # outputs given positionally
+        if _has_numpy_out(out):
+            return self._into_numpy(args, out, where, dtype, casting, order, kwargs)
         if kwargs:
             if "signature" in kwargs or "sig" in kwargs:
                 raise NotImplementedError(f"{self.__name__}(signature=...) is not supported; "
@@ -397,6 +444,14 @@ class ufunc:
                             f"'{next(iter(kwargs))}'")
         return call(self._np, args, out=out, where=where, dtype=dtype, casting=casting,
                     order=order)
+
+    def _into_numpy(self, args, out, where, dtype, casting, order, kwargs):
+        """``out=`` a NumPy array: NumPy writes into it (syncing the lazy operands, a counted
+        fallback, as ``numpy.add(h, lazy, out=h)`` and ``h += lazy`` are) and returns it."""
+        from .protocols import ufunc_fallback
+        given = _given(out=(out, None), where=(where, True), dtype=(dtype, None),
+                       casting=(casting, "same_kind"), order=(order, "K"))
+        return ufunc_fallback(self._np, "__call__", args, {**given, **kwargs}, numpy_result=True)
 
     def _fallback(self, method, inputs, kwargs):
         """NumPy's ``method`` as a counted fallback: the path NumPy's own ufunc takes on

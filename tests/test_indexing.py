@@ -696,3 +696,32 @@ def test_put_family_writes_a_numpy_target_like_numpy():
             function(want, *args)
             ours(got, *args)
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("shape, mask_shape", [
+    ((3, 2, 0), (3, 0)), ((3, 2), (3, 0)), ((3, 2, 1), (3, 0)), ((3, 2, 0, 4), (3, 0)),
+    ((3, 2, 0), (0, 2)), ((3, 2, 0), (0,)), ((3, 2), (0, 0)), ((3, 2, 0), (3, 5)), ((0, 2), (5,))])
+def test_mask_dim_of_extent_zero_matches_any_axis(shape, mask_shape):
+    """NumPy lets a boolean index dim of extent 0 stand against an axis of any extent
+    (``a[a[:, 0] > 0]`` on a (3, 2, 0) array selects nothing); other mismatches raise."""
+    x = np.arange(float(np.prod(shape))).reshape(shape)
+    mask = np.zeros(mask_shape, bool)
+    for lazy_key, numpy_key in ((mask, mask), ((mask, Ellipsis), (mask, Ellipsis)),
+                                (lnp.asarray(mask), mask)):
+        got, want = same_error(lambda: lnp.asarray(x)[lazy_key], lambda: x[numpy_key])
+        if want is not None:
+            assert_same(got, want)
+    for value in (7.0, [7.0]):
+        lazy, expected = lnp.asarray(x), x.copy()
+        same_error(lambda: lazy.__setitem__(mask, value),
+                   lambda: expected.__setitem__(mask, value))
+        assert_same(lazy, expected)
+
+
+def test_reported_mask_from_an_empty_column():
+    x = np.zeros((3, 2, 0))
+    lazy = lnp.asarray(x)
+    assert_same(lazy[lazy[:, 0] > 0], x[x[:, 0] > 0])
+    lazy[lazy[:, 0] > 0] = 1.0
+    x[x[:, 0] > 0] = 1.0
+    assert_same(lazy, x)

@@ -747,3 +747,17 @@ def test_orders_of_reshape_ravel_flatten_match_numpy_values_and_aliasing(order, 
         states.append((m.asarray(x), m.asarray(flat), m.asarray(flat_copy)))
     for got, want in zip(states[1], states[0]):
         S.assert_same(got, want)
+
+
+@pytest.mark.parametrize("axis", [None, ()])
+def test_flip_of_a_0d_array_is_a_copy(axis):
+    """NumPy indexes a 0-d array with ``m[()]``: a scalar, so later writes to the input do
+    not show in the result (it used to be a view in lazynum)."""
+    results = []
+    for m in (np, lnp):
+        a = m.asarray(np.array(5.0))
+        flipped = m.flip(a, axis=axis)
+        a[...] = 1.0
+        results.append(flipped)
+    S.assert_same(results[1], results[0])
+    assert float(results[1]) == 5.0

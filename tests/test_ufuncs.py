@@ -503,3 +503,80 @@ def test_out_casting_is_checked_before_shapes_like_numpy():
         a = m.zeros(5, np.uint32)
         with pytest.raises(TypeError):      # NumPy's UFuncTypeError, not the shape ValueError
             a **= m.zeros((0, 3), np.int64)
+
+
+# -- NumPy arrays as out=, NumPy's error order, huge Python ints --------------------------
+@pytest.mark.parametrize("call", [
+    lambda m, h: m.negative(h, out=h),
+    lambda m, h: m.negative(h, h),                              # out given positionally
+    lambda m, h: m.add(h, m.asarray(np.ones(3)), out=h),
+    lambda m, h: m.add(h, m.asarray(np.ones(3)), out=(h,)),
+    lambda m, h: m.multiply(m.asarray(np.full(3, 2.0)), 3, out=h),
+    lambda m, h: m.add(h, 1, out=h, where=np.array([True, False, True])),
+])
+def test_ufunc_writes_into_a_numpy_out_array(call):
+    """NumPy's in-place semantics: the NumPy array itself is updated (the lazy operands are
+    synced) and is what the call returns."""
+    expected_h, h = np.arange(3.0), np.arange(3.0)
+    expected = call(np, expected_h)
+    result = call(lnp, h)
+    assert type(result) is np.ndarray and result is h
+    np.testing.assert_array_equal(h, expected_h)
+    np.testing.assert_array_equal(result, expected)
+
+
+def test_ufunc_into_a_numpy_out_array_keeps_numpys_errors():
+    for m in (np, lnp):
+        with pytest.raises(TypeError):        # float result into an int array
+            m.add(np.arange(3), m.asarray(np.ones(3)) * 1.5, out=np.arange(3))
+        readonly = np.arange(3.0)
+        readonly.flags.writeable = False
+        with pytest.raises(ValueError):
+            m.negative(m.asarray(np.ones(3)), out=readonly)
+
+
+def test_numpy_array_inplace_operator_with_a_lazy_operand():
+    h = np.arange(3.0)
+    before = h
+    h += lnp.asarray(np.ones(3))
+    assert h is before and type(h) is np.ndarray
+    np.testing.assert_array_equal(h, [1.0, 2.0, 3.0])
+    h *= lnp.asarray(np.full(3, 2.0))
+    np.testing.assert_array_equal(before, [2.0, 4.0, 6.0])
+
+
+F16_THREE = np.zeros(3, np.float16)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.add(F16_THREE, m.zeros(4)),
+    lambda m: m.add(m.zeros(4), F16_THREE),
+    lambda m: m.zeros(4) + F16_THREE,
+    lambda m: m.multiply(m.zeros((2, 4)), F16_THREE),
+    lambda m: m.add(m.zeros(3), m.zeros(4), dtype="float16"),
+    lambda m: m.add(m.zeros(3), m.zeros(4), dtype="complex128"),
+    lambda m: m.sin(m.asarray(np.zeros(3, np.int8)), out=m.zeros(4)),
+    lambda m: m.negative(F16_THREE, out=m.zeros(4)),
+])
+def test_shape_errors_come_before_the_float16_refusal(call):
+    """NumPy checks broadcasting before lazynum's own refusal of float16 (and complex)."""
+    with pytest.raises(ValueError):
+        call(np)
+    with pytest.raises(ValueError):
+        call(lnp)
+
+
+@pytest.mark.parametrize("dtype", S.INTEGER)
+@pytest.mark.parametrize("value", [2**70, -2**70, 2**63, 2**64 - 1, 2**64, -2**63 - 1, 2**63 - 1,
+                                   -2**63, 300])
+def test_out_of_range_python_int_overflow_message_is_numpys(dtype, value):
+    x = np.arange(3, dtype=dtype)
+    for op in (lambda a: a + value, lambda a: value * a, lambda a: np.maximum(a, value)):
+        try:
+            op(x)
+        except OverflowError as exc:
+            with pytest.raises(OverflowError) as ours:
+                op(lnp.asarray(x))
+            assert str(ours.value) == str(exc)
+        else:
+            S.assert_same(op(lnp.asarray(x)), op(x))
