@@ -110,9 +110,19 @@ def rhs_for(g, region_shape: tuple, dtype: str) -> str:
         return scalar_literal(g, dtype)
 
     def accept(value):
-        return broadcasts_to(numpy.shape(value), region_shape) and cast_is_defined(value, dtype)
+        return (broadcasts_to(numpy.shape(value), region_shape) and cast_is_defined(value, dtype)
+                and not _scalar_out_of_range(value, dtype))
     name = g.pick(accept) if g.chance(0.95) else g.pick()
     return name if name is not None else scalar_literal(g, dtype)
+
+
+def _scalar_out_of_range(value, dtype: str) -> bool:
+    """NumPy stores a NumPy integer scalar through Python's int (OverflowError when it does
+    not fit); lazynum's 0-d array casts like an array (README: scalars are 0-d arrays)."""
+    if not isinstance(value, numpy.integer) or dtype in FLOAT or dtype == BOOL:
+        return False
+    info = numpy.iinfo(dtype)
+    return not info.min <= int(value) <= info.max
 
 
 def cast_target(g, value) -> str | None:
