@@ -15,13 +15,13 @@ import operator
 import numpy as np
 
 from . import dtypes
-from .arraytype import ndarray, wrap
+from .arraytype import ndarray, wrap, wrap_ordered
 from .conversion import _contains_lazy, broadcast_node, cast, to_array, to_node
 from .expr import node as nodes
 from .expr.elementwise import SELECT, UFUNC_OPS
 from .expr.reduce import REDUCE_ALL
 from .expr.shapes import broadcast_shapes
-from .ufuncs import _classify, _resolve, _store, _weak_node, call
+from .ufuncs import _classify, _resolve, _store, _weak_node, call, result_order
 
 __all__ = ["where", "clip", "nan_to_num", "around", "round", "fix", "real", "imag",
            "isclose", "allclose", "array_equal", "array_equiv", "isreal", "iscomplex",
@@ -69,7 +69,9 @@ def where(condition, x=_NoValue, y=_NoValue, /):
                             yv.dtype if type(yv) is nodes.Node else yv)
     cond = cast(cond, _BOOL)          # truthiness, as NumPy's where (NaN is true)
     # select broadcasts its operands (NumPy's rules and ValueError): no views needed.
-    return wrap(_apply(SELECT, (cond, _where_operand(xv, dt), _where_operand(yv, dt))))
+    result = _apply(SELECT, (cond, _where_operand(xv, dt), _where_operand(yv, dt)))
+    # NumPy's where iterates in 'K' order: its result follows its operands' memory order
+    return wrap_ordered(result, result_order((condition, x, y), result.shape))
 
 
 # -- clip ----------------------------------------------------------------------------------
@@ -123,7 +125,7 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
     if result.dtype != loop[3]:
         result = cast(result, loop[3])
     if out is None and where is True:
-        return wrap(result)
+        return wrap_ordered(result, result_order((a, a_min, a_max), result.shape))
     return _store(_um_clip, [result], out, where, casting)
 
 

@@ -67,6 +67,8 @@ PRODUCERS = {
     "add itself": lambda m, a: a + a,
     "add transposed": lambda m, a: a + a.T if a.ndim == 2 and a.shape[0] == a.shape[1] else a * 2,
     "comparison": lambda m, a: a > 3,
+    "where": lambda m, a: m.where(a > 3, a, 0.5),
+    "clip": lambda m, a: m.clip(a, 1, 5),
     "zeros order F": lambda m, a: m.zeros(a.shape, order="F"),
     "full order F": lambda m, a: m.full(a.shape, 2.0, order="F"),
 }
