@@ -347,6 +347,10 @@ class Flags:
         return layouts.is_c_contiguous(self._array._layout())
 
     @property
+    def f_contiguous(self) -> bool:
+        return layouts.is_f_contiguous(self._array._layout())
+
+    @property
     def owndata(self) -> bool:
         return self._array._view is None
 
@@ -366,11 +370,12 @@ class Flags:
 
     def __getitem__(self, name: str) -> bool:
         return getattr(self, {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous",
+                              "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous",
                               "OWNDATA": "owndata", "WRITEABLE": "writeable", "W": "writeable"}[name])
 
     def __repr__(self):
-        return (f"  C_CONTIGUOUS : {self.c_contiguous}\n  OWNDATA : {self.owndata}\n"
-                f"  WRITEABLE : {self.writeable}")
+        return (f"  C_CONTIGUOUS : {self.c_contiguous}\n  F_CONTIGUOUS : {self.f_contiguous}\n"
+                f"  OWNDATA : {self.owndata}\n  WRITEABLE : {self.writeable}")
 
 
 class scalar_result(ndarray):

@@ -96,6 +96,7 @@ def test_new_array_memory_order_matches_numpy(producer):
         if not producer.startswith("empty"):        # NumPy's empty memory is arbitrary
             S.assert_same(result, expected)
         assert result.flags.c_contiguous == expected.flags.c_contiguous, np_source.strides
+        assert result.flags["F_CONTIGUOUS"] == expected.flags["F_CONTIGUOUS"], np_source.strides
         for got, want in zip(_aliasing_results(lnp, result), _aliasing_results(np, expected)):
             S.assert_same(got, want)
 
