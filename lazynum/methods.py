@@ -13,7 +13,7 @@ from . import (advanced_indexing, creation, indexing, joining, linalg, manipulat
 from . import fastpath
 from .arraytype import ndarray
 from .expr.elementwise import UFUNC_OPS
-from .ufuncs import UFUNCS, _bounded_type, call
+from .ufuncs import UFUNCS, _bounded_type, call, power_shortcut
 
 _OPERAND_TYPES = (ndarray, np.ndarray, np.generic, bool, int, float, list, tuple)
 
@@ -68,6 +68,21 @@ for _op, _name in _BINARY_OPERATORS.items():
     setattr(ndarray, f"__{_op}__", _binary(_name))
     setattr(ndarray, f"__r{_op}__", _binary(_name, reflected=True))
     setattr(ndarray, f"__i{_op}__", _inplace(_name))
+
+
+def _power(general, inplace=False):
+    """``**`` and ``**=``: NumPy's operator on an exact Python 2, -1 or 0.5 calls a unary
+    ufunc (``ufuncs.power_shortcut``); anything else is ``general``."""
+    def method(self, other):
+        unary = power_shortcut(self, other)
+        if unary is None:
+            return general(self, other)
+        return call(unary, (self,), out=self if inplace else None)
+    return method
+
+
+ndarray.__pow__ = _power(ndarray.__pow__)
+ndarray.__ipow__ = _power(ndarray.__ipow__, inplace=True)
 for _op, _name in {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal"}.items():
     setattr(ndarray, f"__{_op}__", _binary(_name))
 

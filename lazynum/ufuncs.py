@@ -257,6 +257,22 @@ def call(uf: np.ufunc, args, out=None, where=True, dtype=None, casting="same_kin
     return _finish(uf, results, out, where, casting, args, order)
 
 
+def power_shortcut(a, exponent):
+    """The unary ufunc NumPy's ``a ** exponent`` operator (and ``**=``) calls instead of
+    ``power``, or None: ``square`` for an exact Python int 2 on any array (so a bool array
+    squared is int8), and on a float array ``reciprocal`` for an exact int -1 and ``sqrt``
+    for an exact float 0.5 (NumPy's ``fast_scalar_power``: not ``np.power``, whose float
+    loop has fast cases of its own, nor a NumPy scalar or Python bool exponent)."""
+    kind = type(exponent)
+    if kind is int:
+        if exponent == 2:
+            return np.square
+        return np.reciprocal if exponent == -1 and a.dtype.kind == "f" else None
+    if kind is float and exponent == 0.5 and a.dtype.kind == "f":
+        return np.sqrt
+    return None
+
+
 def _finish(uf, results, out, where, casting, args=(), order="K"):
     if out is None and where is True:
         perm = _requested_order(args, results[0].shape, order)

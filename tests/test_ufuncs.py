@@ -580,3 +580,81 @@ def test_out_of_range_python_int_overflow_message_is_numpys(dtype, value):
             assert str(ours.value) == str(exc)
         else:
             S.assert_same(op(lnp.asarray(x)), op(x))
+
+
+# -- power: NumPy's fast exponents and its result types ----------------------------------
+
+POWER_BASES = [-0.0, 0.0, -np.inf, np.inf, np.nan, -2.0, 4.0, -1.0, 1.0, 3.0, 0.7, 1e30, 1e-40]
+# How the exponent reaches power.  NumPy's float loop takes its fast cases (-1, 0, 0.5, 1
+# and 2 as 1/x, 1, sqrt, x, x*x) only when the exponent's stride is 0, and its ``**``
+# operator calls reciprocal/sqrt/square for an exact Python -1, 0.5 or 2.
+POWER_FORMS = {
+    "operator": lambda m, x, e, dt: x ** e,
+    "ufunc": lambda m, x, e, dt: m.power(x, e),
+    "0-d": lambda m, x, e, dt: m.power(x, m.asarray(np.asarray(e, dt))),
+    "size 1": lambda m, x, e, dt: m.power(x, m.asarray(np.full(1, e, dt))),
+    "(1, 1) against 2-d": lambda m, x, e, dt: m.power(x.reshape(13, 1) * m.ones(2, dt), m.asarray(np.full((1, 1), e, dt))),
+    "same shape": lambda m, x, e, dt: m.power(x, m.asarray(np.full(13, e, dt))),
+    "(13, 1) against 2-d": lambda m, x, e, dt: m.power(x.reshape(13, 1) * m.ones(2, dt), m.asarray(np.full((13, 1), e, dt))),
+    "(1,) and (1,)": lambda m, x, e, dt: m.power(x[4:5], m.asarray(np.full(1, e, dt))),
+}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("form", sorted(POWER_FORMS))
+@pytest.mark.parametrize("exponent", [0.5, 2, -1, 2.0, -1.0, 1, 1.0, 0, 0.0, -0.0, 3, 1.3, -0.5,
+                                      np.float64(0.5), True, np.nan])
+def test_power_special_exponents_follow_numpy(exponent, form, dtype):
+    """``(-0.0) ** 0.5`` is -0.0 and ``(-inf) ** 0.5`` NaN where NumPy takes sqrt, 0.0 and
+    inf where it calls pow (an exponent array of the output's shape); float32
+    ``1e30 ** -1`` is the division's result.  Exact where NumPy's answer is an exact
+    operation, a few ULPs apart where both call a pow."""
+    fn = POWER_FORMS[form]
+    base = np.array(POWER_BASES, dtype)
+    with np.errstate(all="ignore"):
+        expected = np.asarray(fn(np, base, exponent, dtype))
+    got = np.asarray(fn(lnp, lnp.asarray(base), exponent, dtype))
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(expected))
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(expected))
+    exact = exponent in (-1, 0, 0.5, 1, 2) and "shape" not in form and "(13, 1)" not in form \
+        and form != "(1,) and (1,)"
+    np.testing.assert_allclose(got, expected, rtol=0 if exact else 4 * np.finfo(dtype).eps, atol=0)
+
+
+POWER_DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+                "float32", "float64"]
+POWER_SCALARS = [2, -1, 3, 0, 0.5, 2.0, -1.0, 1.5, True, False, 2**40, -2**40]
+
+
+def _power_operand(dtype):
+    return np.array([True, False, True] if dtype == "bool" else [1, 2, 3], dtype)
+
+
+@pytest.mark.parametrize("left", POWER_DTYPES)
+def test_power_result_types_match_numpy_for_every_operand_pair(left):
+    """``a ** b``, ``np.power``, the reflected operator and ``**=`` over every dtype pair
+    and weak Python scalars: NumPy's dtype (``bool_array ** 2`` is NumPy's square: int8),
+    values, or exception type."""
+    a = _power_operand(left)
+    for right in [_power_operand(d) for d in POWER_DTYPES] + POWER_SCALARS:
+        lazy_right = lnp.asarray(right) if isinstance(right, np.ndarray) else right
+        check_against_numpy(lambda: lnp.asarray(a) ** lazy_right, lambda: a ** right)
+        check_against_numpy(lambda: lnp.power(lnp.asarray(a), lazy_right), lambda: np.power(a, right))
+        check_against_numpy(lambda: lazy_right ** lnp.asarray(a), lambda: right ** a)
+
+        def inplace(m, target):
+            target **= lazy_right if m is lnp else right
+            return target
+        check_against_numpy(lambda: inplace(lnp, lnp.asarray(a)), lambda: inplace(np, a.copy()))
+
+
+def test_power_operator_calls_numpys_unary_ufuncs_for_exact_python_exponents():
+    x = lnp.asarray(np.array([True, False]))
+    assert (x ** 2).dtype == np.int8 and lnp.power(x, 2).dtype == np.int64
+    with pytest.raises(np._core._exceptions._UFuncOutputCastingError, match="square"):
+        x **= 2
+    y = lnp.asarray(np.array([-0.0, -np.inf], np.float32))
+    for got in (y ** 0.5, lnp.sqrt(y)):
+        assert got.dtype == np.float32 and np.signbit(np.asarray(got)[0])
+        assert np.isnan(np.asarray(got)[1])

@@ -288,11 +288,22 @@ def _divmod(builder, node, args):
     return builder.op(("floor_divide", "remainder")[node.attrs[0]], args, node.dtype)
 
 
+def _power(builder, node, args):
+    # NumPy's float power loop has fast cases (x**0.5 is sqrt: (-0.0)**0.5 is -0.0) when
+    # the exponent's stride is 0: one value broadcast over the whole loop, i.e. a 0-d
+    # exponent or a size-1 one NumPy broadcasts (an exponent of the output's own shape
+    # (1,) has a real stride, and so has (3, 1) against (3, 4): plain pow).
+    exponent = node.args[1].shape
+    uniform = exponent == () or (all(d == 1 for d in exponent) and exponent != node.shape)
+    return builder.op("power_uniform" if uniform and node.dtype.kind == "f" else "power",
+                      args, node.dtype)
+
+
 _DECOMPOSED = {
     "positive": _identity, "conjugate": _identity, "square": _square,
     "deg2rad": _scale_by(np.pi, 180.0), "radians": _scale_by(np.pi, 180.0),
     "rad2deg": _scale_by(180.0, np.pi), "degrees": _scale_by(180.0, np.pi),
-    "divmod": _divmod,
+    "divmod": _divmod, "power": _power,
 }
 for _name, _op in UFUNC_OPS.items():
     if _name in _EXTERN_UFUNCS:

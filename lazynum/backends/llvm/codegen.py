@@ -30,10 +30,12 @@ import numpy as np
 from ...compile import index_expr as ix
 from ...compile.kernel_ir import ARG_COMBINES
 from . import scalar_ops as so
+from . import vector_math
 from .scalar_ops import Emitter, literal, ltype, mtype
 
 BLOCK = 1024
 F64 = np.dtype(np.float64)
+LOOP_ONE_CALL = "!lz.loop"    # placeholder: ``module_text`` gives each loop its own ID
 
 
 def identity(combine: str, dt: np.dtype):
@@ -192,12 +194,15 @@ class KernelCodegen:
         e.lines.append(f"{inner}:")
         if var is not None:
             self.vars[var] = cur
-        saved = dict(self.index_cache)
+        saved, calls = dict(self.index_cache), e.math_calls
         body(cur)
         self.index_cache = saved
         nxt = e.assign(f"add nsw i64 {cur}, {step}")
         e.line(f"store i64 {nxt}, ptr {slot}")
-        e.line(f"br label %{head}")
+        # A loop calling vector math runs one call per iteration: interleaved calls would
+        # spill every live vector around each call (the vector ABI saves none of them).
+        once = f", !llvm.loop {LOOP_ONE_CALL}" if e.math_calls > calls else ""
+        e.line(f"br label %{head}{once}")
         e.lines.append(f"{done}:")
 
     def nest(self, loops, body, first_range=None) -> None:
@@ -620,7 +625,7 @@ def module_text(kernels, layout, triple: str, data_layout: str, routines=(),
                 routine_declarations=()) -> str:
     """One LLVM module holding every kernel of a program (or the IR text of backend
     routines, e.g. stream compaction)."""
-    functions, declarations = [], set(routine_declarations)
+    functions, declarations, math = [], set(routine_declarations), set()
     for kernel in kernels:
         gens = [KernelCodegen(kernel, layout)]
         functions.append(gens[0].function())
@@ -629,8 +634,24 @@ def module_text(kernels, layout, triple: str, data_layout: str, routines=(),
             functions += [gens[1].part_function(), gens[2].finish_function()]
         for gen in gens:
             declarations |= gen.e.declarations
+            math |= gen.e.math
     functions.extend(routines)
+    functions.extend(vector_math.definitions(math))
     header = [f'target triple = "{triple}"', f'target datalayout = "{data_layout}"', ""]
     attrs = ["attributes #0 = { nounwind willreturn memory(none) }",
              "attributes #1 = { nounwind alwaysinline }"]
-    return "\n".join(header + sorted(declarations) + [""] + functions + [""] + attrs) + "\n"
+    text = "\n".join(header + sorted(declarations) + [""] + functions + [""] + attrs) + "\n"
+    return _number_loops(text)
+
+
+def _number_loops(text: str) -> str:
+    """Each ``LOOP_ONE_CALL`` placeholder becomes a distinct loop ID asking for an
+    interleave count of 1."""
+    pieces = text.split(LOOP_ONE_CALL)
+    if len(pieces) == 1:
+        return text
+    out, metadata = [pieces[0]], ['!0 = !{!"llvm.loop.interleave.count", i32 1}']
+    for k, piece in enumerate(pieces[1:], start=1):
+        out += [f"!{k}", piece]
+        metadata.append(f"!{k} = distinct !{{!{k}, !0}}")
+    return "".join(out) + "\n".join(metadata) + "\n"

@@ -5,8 +5,10 @@ dtype) and ``float``/``double``.  Where C/LLVM leave a case undefined NumPy defi
 so do we: integer division by zero gives 0, ``INT_MIN // -1`` wraps, shifts by the bit
 width or more give 0 (or -1 for negative signed values shifted right), and float -> int
 casts of NaN/out-of-range values give x86's "integer indefinite" (the minimum value), as
-NumPy's C casts do on this platform.  Transcendentals are LLVM intrinsics or libm calls
-declared ``memory(none)``, which the vectorizer maps to glibc's libmvec vector variants.
+NumPy's C casts do on this platform.  Transcendentals go through ``vector_math``: one
+implementation per function and dtype, so an element's value does not depend on where the
+vectorizer, the threads or a reduction's parts put it.  ``power`` with an exponent that is
+one value for the whole loop has NumPy's fast cases (``power_uniform``).
 ``supports`` says which (op, dtypes) have code; the scheduler makes the rest extern calls.
 """
 from __future__ import annotations
@@ -15,27 +17,29 @@ import struct
 
 import numpy as np
 
+from . import vector_math
+
+# Exact IEEE operations: LLVM intrinsics (one correctly rounded answer wherever they run).
 FLOAT_INTRINSICS = {
-    "sqrt": "sqrt", "exp": "exp", "exp2": "exp2", "log": "log", "log2": "log2",
-    "log10": "log10", "sin": "sin", "cos": "cos", "tan": "tan", "floor": "floor",
-    "ceil": "ceil", "trunc": "trunc", "rint": "roundeven", "fabs": "fabs", "absolute": "fabs",
+    "sqrt": "sqrt", "floor": "floor", "ceil": "ceil", "trunc": "trunc", "rint": "roundeven",
+    "fabs": "fabs", "absolute": "fabs",
 }
+# Transcendentals: NumPy name -> C name, through ``vector_math``.
 LIBM_UNARY = {
-    "expm1": "expm1", "log1p": "log1p", "cbrt": "cbrt", "arcsin": "asin", "arccos": "acos",
-    "arctan": "atan", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "arcsinh": "asinh",
-    "arccosh": "acosh", "arctanh": "atanh",
+    "exp": "exp", "exp2": "exp2", "log": "log", "log2": "log2", "log10": "log10", "sin": "sin",
+    "cos": "cos", "tan": "tan", "expm1": "expm1", "log1p": "log1p", "cbrt": "cbrt",
+    "arcsin": "asin", "arccos": "acos", "arctan": "atan", "sinh": "sinh", "cosh": "cosh",
+    "tanh": "tanh", "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh",
 }
-LIBM_BINARY = {"arctan2": "atan2", "hypot": "hypot", "nextafter": "nextafter"}
-BINARY_INTRINSICS = {"power": "pow", "float_power": "pow", "copysign": "copysign",
-                     "maximum": "maximum", "minimum": "minimum", "fmax": "maxnum", "fmin": "minnum"}
+LIBM_BINARY = {"arctan2": "atan2", "hypot": "hypot", "power": "pow", "float_power": "pow"}
+BINARY_INTRINSICS = {"copysign": "copysign", "maximum": "maximum", "minimum": "minimum",
+                     "fmax": "maxnum", "fmin": "minnum"}
 INT_ARITH = {"add": "add", "subtract": "sub", "multiply": "mul", "bitwise_and": "and",
              "bitwise_or": "or", "bitwise_xor": "xor"}
 FLOAT_ARITH = {"add": "fadd", "subtract": "fsub", "multiply": "fmul", "divide": "fdiv"}
 COMPARE = {"equal": ("eq", "oeq"), "not_equal": ("ne", "une"), "less": ("lt", "olt"),
            "less_equal": ("le", "ole"), "greater": ("gt", "ogt"), "greater_equal": ("ge", "oge")}
 LOGICAL = {"logical_and": "and", "logical_or": "or", "logical_xor": "xor"}
-TRANSCENDENTAL = set(LIBM_UNARY) | set(LIBM_BINARY) | {
-    "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "power", "float_power"}
 
 
 def ltype(dt: np.dtype) -> str:
@@ -76,8 +80,8 @@ def supports(op: str, arg_dtypes, out) -> bool:
     if op in FLOAT_INTRINSICS or op in LIBM_UNARY or op in LIBM_BINARY:
         return kinds <= {"f"} or (op in ("floor", "ceil", "trunc", "rint", "absolute", "fabs")
                                   and kinds <= {"f", "i", "u", "b"} and op != "fabs")
-    if op in ("power", "float_power", "copysign", "reciprocal", "divide", "heaviside",
-              "signbit", "logaddexp", "logaddexp2"):
+    if op in ("power_uniform", "copysign", "reciprocal", "divide", "heaviside", "signbit",
+              "logaddexp", "logaddexp2", "nextafter"):
         return kinds <= {"f"}
     if op in ("floor_divide", "remainder", "fmod"):
         return kinds <= {"i", "u", "f"}
@@ -96,6 +100,8 @@ class Emitter:
     def __init__(self):
         self.lines: list = []
         self.declarations: set = set()
+        self.math: set = set()        # (function, itemsize) pairs for ``vector_math.definitions``
+        self.math_calls = 0           # calls emitted so far (loops around them interleave once)
         self.counter = 0
 
     def tmp(self) -> str:
@@ -140,38 +146,27 @@ def emit(e: Emitter, op: str, args, arg_dtypes, out) -> str:
         a, b = (_truth(e, v, d) for v, d in zip(args, arg_dtypes))
         return e.assign(f"{LOGICAL[op]} i1 {a}, {b}")
     if dt.kind == "f":
-        if op in ("power", "float_power"):
-            return _float_power(e, args, dt)
         if op in FLOAT_ARITH:
             return e.assign(f"{FLOAT_ARITH[op]} {ltype(dt)} {args[0]}, {args[1]}")
         if op in FLOAT_INTRINSICS:
             return e.intrinsic(FLOAT_INTRINSICS[op], dt, args)
         if op in BINARY_INTRINSICS:
             return e.intrinsic(BINARY_INTRINSICS[op], dt, args)
-        name = LIBM_UNARY.get(op) or LIBM_BINARY[op]
-        t = ltype(dt)
-        return e.call(t, name + ("f" if dt.itemsize == 4 else ""), [(t, a) for a in args])
+        if op == "nextafter":       # exact: scalar libm is the one implementation
+            t = ltype(dt)
+            return e.call(t, "nextafter" + ("f" if dt.itemsize == 4 else ""), [(t, a) for a in args])
+        return vector_math.call(e, LIBM_UNARY.get(op) or LIBM_BINARY[op], dt, args)
     if dt.kind == "b":
         return _bool_op(e, op, args, out)
     return _int_op(e, op, args, dt)
 
 
-def _float_power(e, args, dt) -> str:
-    """``pow(a, b)``, with ``b == 2`` as ``a * a`` (the same correctly rounded value).  A
-    branch, not a select: when ``b`` is loop-invariant (a Python scalar exponent, the
-    common case) LLVM's loop unswitching makes two loops and the squaring one skips pow."""
-    t, (a, b) = ltype(dt), args
-    square, general, join = e.label("square"), e.label("pow"), e.label("powjoin")
-    is_two = e.assign(f"fcmp oeq {t} {b}, {literal(2.0, dt)}")
-    e.line(f"br i1 {is_two}, label %{square}, label %{general}")
-    e.lines.append(f"{square}:")
-    sq = e.assign(f"fmul {t} {a}, {a}")
-    e.line(f"br label %{join}")
-    e.lines.append(f"{general}:")
-    pw = e.intrinsic("pow", dt, [a, b])
-    e.line(f"br label %{join}")
-    e.lines.append(f"{join}:")
-    return e.assign(f"phi {t} [{sq}, %{square}], [{pw}, %{general}]")
+def _power_uniform(e, args, arg_dtypes, out) -> str:
+    """NumPy's float ``power`` loop when the exponent is one value for the whole loop (its
+    stride is 0): exponents -1, 0, 0.5, 1 and 2 are ``1/a``, ``1``, ``sqrt(a)``, ``a`` and
+    ``a*a`` (so ``(-0.0) ** 0.5`` is -0.0 and ``(-inf) ** 0.5`` NaN, not ``pow``'s 0.0
+    and inf), any other is ``pow`` (``vector_math``)."""
+    return vector_math.call(e, vector_math.POWER_UNIFORM, arg_dtypes[0], args)
 
 
 def _truth(e, value, dt) -> str:
@@ -404,18 +399,15 @@ def _logaddexp(base2):
     def handler(e, args, arg_dtypes, out):
         dt = arg_dtypes[0]
         t, (x, y) = ltype(dt), args
-        f = "f" if dt.itemsize == 4 else ""
         diff = e.assign(f"fsub {t} {x}, {y}")
         ad = e.intrinsic("fabs", dt, [diff])
         nad = e.assign(f"fneg {t} {ad}")
+        ex = vector_math.call(e, "exp2" if base2 else "exp", dt, [nad])
+        lp = vector_math.call(e, "log1p", dt, [ex])
         if base2:
-            ex = e.intrinsic("exp2", dt, [nad])
-            lp = e.call(t, "log1p" + f, [(t, ex)])
             lp = e.assign(f"fmul {t} {lp}, {literal(1 / np.log(2), dt)}")
             same = e.assign(f"fadd {t} {x}, 1.0")
         else:
-            ex = e.intrinsic("exp", dt, [nad])
-            lp = e.call(t, "log1p" + f, [(t, ex)])
             same = e.assign(f"fadd {t} {x}, {literal(np.log(2), dt)}")
         m = e.intrinsic("maximum", dt, [x, y])
         v = e.assign(f"fadd {t} {m}, {lp}")
@@ -476,7 +468,8 @@ _HANDLERS = {
     "negative": _negative, "invert": _invert, "logical_not": _logical_not,
     "reciprocal": _reciprocal, "sign": _sign, "isnan": _classify("isnan"),
     "isinf": _classify("isinf"), "isfinite": _classify("isfinite"), "signbit": _signbit,
-    "heaviside": _heaviside, "select": _select, "logaddexp": _logaddexp(False),
-    "logaddexp2": _logaddexp(True), "floor_divide": _divmod_family("floor_divide"),
-    "remainder": _divmod_family("remainder"), "fmod": _divmod_family("fmod"),
+    "heaviside": _heaviside, "select": _select, "power_uniform": _power_uniform,
+    "logaddexp": _logaddexp(False), "logaddexp2": _logaddexp(True),
+    "floor_divide": _divmod_family("floor_divide"), "remainder": _divmod_family("remainder"),
+    "fmod": _divmod_family("fmod"),
 }

@@ -1,0 +1,248 @@
+"""Transcendental functions that compute an element the same way wherever it falls.
+
+The loop vectorizer splits a loop into a vector body, a vector epilogue of another width
+and a scalar remainder, and a kernel's loops split again across threads and into a
+reduction's parts.  When each piece called its own implementation (libmvec's 16-lane and
+4-lane variants, scalar libm) ``cos(0.75)`` at index 0 differed from ``cos(0.75)`` at
+index 10, so ``x == x.max()`` masks missed their maximum and ties flipped in sorts.
+
+So each function has one implementation per dtype: glibc libmvec's variant for the widest
+vector ISA this CPU runs (``W`` lanes).  Kernels call ``@lz.<fn>.<f32|f64>``, an internal
+function that runs that variant on a splat of its argument and keeps lane 0 (what the
+remainder loop and any code left scalar call), and the call names, in its
+``vector-function-abi-variant`` attribute, variants for the vector widths loops use that
+run the same ``W``-lane function: itself at ``W`` lanes, on a padded vector at ``W/2``
+and on two halves at ``2W``.  Padding lanes repeat lane 0, a value of the data, so they
+never take a slow special-value path the data does not.  A function libmvec lacks calls
+scalar libm at every element, marked ``nobuiltin`` so LLVM does not vectorize it into
+another implementation.
+
+``power_uniform`` is NumPy's power for an exponent that is one value for the whole loop
+(``_power_uniform_function``): out of line too, so a kernel's loop holds one call rather
+than branches on the exponent that loop unswitching would copy the loop for.
+"""
+from __future__ import annotations
+
+import functools
+
+import llvmlite.binding as llvm
+import numpy as np
+
+from . import jit
+
+POWER_UNIFORM = "power_uniform"
+ARITY = {
+    "exp": 1, "exp2": 1, "log": 1, "log2": 1, "log10": 1, "sin": 1, "cos": 1, "tan": 1,
+    "expm1": 1, "log1p": 1, "cbrt": 1, "asin": 1, "acos": 1, "atan": 1, "sinh": 1, "cosh": 1,
+    "tanh": 1, "asinh": 1, "acosh": 1, "atanh": 1, "atan2": 2, "hypot": 2, "pow": 2,
+    POWER_UNIFORM: 2,
+}
+_ISAS = ((512, "e", "avx512f"), (256, "d", "avx2"), (128, "b", None))   # x86 vector ABI letters
+_ATTRS = "nounwind willreturn memory(none)"
+# Functions around the vector calls (splats, pads, slices; the scalar remainder) skip the
+# optimizer and get fast instruction selection: each would cost a module about a
+# millisecond of compile time, and their work is small next to the call they make.
+_GLUE = f"noinline optnone {_ATTRS}"
+_FAST_EXPONENTS = (-1.0, 0.0, 0.5, 1.0, 2.0)
+
+
+def _type(itemsize: int) -> str:
+    return "float" if itemsize == 4 else "double"
+
+
+def _libm_name(name: str, itemsize: int) -> str:
+    return name + ("f" if itemsize == 4 else "")
+
+
+def _shim(name: str, itemsize: int) -> str:
+    return f"lz.{name}.f{itemsize * 8}"
+
+
+@functools.lru_cache(maxsize=None)
+def vector_variant(name: str, itemsize: int):
+    """(libmvec symbol, lanes) of the one implementation of ``name`` for this item size, or
+    None when libmvec (or this function in it) is missing: scalar libm then.
+    ``power_uniform`` has pow's."""
+    if name == POWER_UNIFORM:
+        return vector_variant("pow", itemsize)
+    features = llvm.get_host_cpu_features()
+    bits, isa = next((bits, isa) for bits, isa, feature in _ISAS
+                     if feature is None or features.get(feature))
+    lanes = bits // (8 * itemsize)
+    jit.target_machine()                     # loads libmvec when the system has it
+    symbol = f"_ZGV{isa}N{lanes}{'v' * ARITY[name]}_{_libm_name(name, itemsize)}"
+    return (symbol, lanes) if llvm.address_of_symbol(symbol) else None
+
+
+def call(e, name: str, dt: np.dtype, args) -> str:
+    """Emit ``name(*args)`` in float dtype ``dt`` (see the module docstring); the module
+    gets its definitions from ``definitions`` through ``e.math``."""
+    t, bits = _type(dt.itemsize), dt.itemsize * 8
+    operands = ", ".join(f"{t} {a}" for a in args)
+    vectorized = vector_variant(name, dt.itemsize) is not None
+    if name == POWER_UNIFORM:
+        # its scalar body takes sqrt (declared like the kernels' own) and pow
+        e.declarations.add(f"declare {t} @llvm.sqrt.f{bits}({t}) #0")
+        if not vectorized:
+            e.declarations.add(f"declare {t} @{_libm_name('pow', dt.itemsize)}({t}, {t}) #0")
+        e.math |= {(POWER_UNIFORM, dt.itemsize)} | ({("pow", dt.itemsize)} if vectorized else set())
+    elif not vectorized:
+        fn = _libm_name(name, dt.itemsize)
+        e.declarations.add(f"declare {t} @{fn}({', '.join([t] * len(args))}) #0")
+        return e.assign(f"call {t} @{fn}({operands}) nobuiltin {_ATTRS}")
+    e.math.add((name, dt.itemsize))
+    e.math_calls += 1
+    mappings = f" \"vector-function-abi-variant\"=\"{_mappings(name, dt.itemsize)}\"" if vectorized else ""
+    return e.assign(f"call {t} @{_shim(name, dt.itemsize)}({operands}) {_ATTRS}{mappings}")
+
+
+def _widths(lanes: int):
+    """The vector widths with variants: a loop's width is ``lanes`` when this dtype is its
+    widest type, half or twice that when it mixes float32 and float64 (any other width
+    calls the scalar function once per lane: slower, same values)."""
+    return (max(lanes // 2, 2), lanes, 2 * lanes)
+
+
+def _variant_name(name, itemsize, width) -> str:
+    symbol, lanes = vector_variant(name, itemsize)
+    if width == lanes and name != POWER_UNIFORM:
+        return symbol
+    return f"{_shim(name, itemsize)}.v{width}"
+
+
+def _mappings(name: str, itemsize: int) -> str:
+    _, lanes = vector_variant(name, itemsize)
+    shim, params = _shim(name, itemsize), "v" * ARITY[name]
+    return ",".join(f"_ZGV_LLVM_N{w}{params}_{shim}({_variant_name(name, itemsize, w)})"
+                    for w in _widths(lanes))
+
+
+def definitions(used) -> list:
+    """IR text for the ``(name, itemsize)`` pairs kernels call: declarations, the scalar
+    functions, the vector variants, and ``@llvm.compiler.used`` keeping the variants
+    (referenced only from call attributes) alive until the vectorizer uses them."""
+    declarations, lines, kept = set(), [], []
+    for name, itemsize in sorted(used):
+        variant = vector_variant(name, itemsize)
+        if name == POWER_UNIFORM:
+            lines.append(_power_uniform_function(itemsize, None, declarations))
+        else:
+            symbol, lanes = variant
+            vec = f"<{lanes} x {_type(itemsize)}>"
+            declarations.add(f"declare {vec} @{symbol}({', '.join([vec] * ARITY[name])}) {_ATTRS}")
+            lines.append(_scalar_function(name, itemsize, symbol, lanes))
+        for width in _widths(variant[1]) if variant else ():
+            lanes = variant[1]
+            if name == POWER_UNIFORM and width == lanes:
+                lines.append(_power_uniform_function(itemsize, width, declarations))
+            elif width != lanes:      # other widths go through the W-lane function too
+                lines.append(_vector_function(name, itemsize, _variant_name(name, itemsize, lanes),
+                                              lanes, width))
+            else:
+                continue
+            kept.append(f"ptr @{_shim(name, itemsize)}.v{width}")
+    if kept:
+        lines.append(f"@llvm.compiler.used = appending global [{len(kept)} x ptr] "
+                     f"[{', '.join(kept)}], section \"llvm.metadata\"")
+    return sorted(declarations) + lines
+
+
+def _mask(indices) -> str:
+    indices = list(indices)
+    return f"<{len(indices)} x i32> <" + ", ".join(f"i32 {i}" for i in indices) + ">"
+
+
+def _scalar_function(name, itemsize, symbol, lanes) -> str:
+    """The scalar entry: never inlined, so the vectorizer sees the call and its variants."""
+    t, arity = _type(itemsize), ARITY[name]
+    vec = f"<{lanes} x {t}>"
+    body = []
+    for i in range(arity):
+        body.append(f"  %s{i} = insertelement {vec} poison, {t} %a{i}, i64 0")
+        body.append(f"  %v{i} = shufflevector {vec} %s{i}, {vec} poison, <{lanes} x i32> zeroinitializer")
+    body.append(f"  %r = call {vec} @{symbol}({', '.join(f'{vec} %v{i}' for i in range(arity))})")
+    body.append(f"  %e = extractelement {vec} %r, i64 0")
+    params = ", ".join(f"{t} %a{i}" for i in range(arity))
+    return "\n".join([f"define internal {t} @{_shim(name, itemsize)}({params}) {_GLUE} {{"]
+                     + body + [f"  ret {t} %e", "}"])
+
+
+def _vector_function(name, itemsize, symbol, lanes, width) -> str:
+    """The ``width``-lane variant calling ``symbol`` (``lanes`` wide): one padded call below
+    ``lanes``, slices above."""
+    t, arity = _type(itemsize), ARITY[name]
+    vec, wide = f"<{lanes} x {t}>", f"<{width} x {t}>"
+    body, results = [], []
+    for chunk in range(max(1, width // lanes)):
+        picked = [chunk * lanes + k if k < width else 0 for k in range(lanes)]
+        for i in range(arity):
+            body.append(f"  %c{chunk}a{i} = shufflevector {wide} %a{i}, {wide} poison, {_mask(picked)}")
+        call_args = ", ".join(f"{vec} %c{chunk}a{i}" for i in range(arity))
+        body.append(f"  %r{chunk} = call {vec} @{symbol}({call_args})")
+        results.append((f"%r{chunk}", lanes))
+    result = _concatenate(body, results, t, width)
+    params = ", ".join(f"{wide} %a{i}" for i in range(arity))
+    return "\n".join([f"define internal {wide} @{_shim(name, itemsize)}.v{width}({params}) {_GLUE} {{"]
+                     + body + [f"  ret {wide} {result}", "}"])
+
+
+def _concatenate(body, parts, t, width) -> str:
+    """Join ``parts`` (SSA name, lanes) into one vector of ``width`` lanes (a prefix when
+    the one part is wider: the padded call)."""
+    counter = 0
+    while len(parts) > 1:
+        joined = []
+        for (a, n), (b, _) in zip(parts[0::2], parts[1::2]):
+            counter += 1
+            body.append(f"  %j{counter} = shufflevector <{n} x {t}> {a}, <{n} x {t}> {b}, "
+                        f"{_mask(range(2 * n))}")
+            joined.append((f"%j{counter}", 2 * n))
+        parts = joined
+    name, lanes = parts[0]
+    if lanes == width:
+        return name
+    body.append(f"  %prefix = shufflevector <{lanes} x {t}> {name}, <{lanes} x {t}> poison, "
+                f"{_mask(range(width))}")
+    return "%prefix"
+
+
+def _power_uniform_function(itemsize, width, declarations) -> str:
+    """NumPy's float power loop for an exponent of stride 0: -1, 0, 0.5, 1 and 2 give
+    ``1/a``, ``1``, ``sqrt(a)``, ``a`` and ``a*a`` (exact IEEE operations, so every width
+    agrees), any other exponent ``pow`` (one implementation, see the module docstring),
+    which a vector whose lanes all have fast exponents skips.  ``width`` None: scalar."""
+    scalar, bits = _type(itemsize), itemsize * 8
+    t = scalar if width is None else f"<{width} x {scalar}>"
+    cond = "i1" if width is None else f"<{width} x i1>"
+    sqrt = f"llvm.sqrt.f{bits}" if width is None else f"llvm.sqrt.v{width}f{bits}"
+    if width is None:
+        variant = vector_variant("pow", itemsize)
+        pow_fn = _shim("pow", itemsize) if variant else _libm_name("pow", itemsize)
+        pow_attrs = _ATTRS if variant else f"nobuiltin {_ATTRS}"
+    else:
+        pow_fn, pow_attrs = _variant_name("pow", itemsize, width), _ATTRS
+        declarations.add(f"declare {t} @{sqrt}({t}) {_ATTRS}")
+        declarations.add(f"declare i1 @llvm.vector.reduce.and.v{width}i1({cond}) {_ATTRS}")
+
+    def const(v):
+        return f"{v!r}" if width is None else f"splat ({scalar} {v!r})"
+    body = ["entry:"] + [f"  %is{k} = fcmp oeq {t} %a1, {const(v)}" for k, v in enumerate(_FAST_EXPONENTS)]
+    body += [f"  %f1 = or {cond} %is0, %is1", f"  %f2 = or {cond} %f1, %is2",
+             f"  %f3 = or {cond} %f2, %is3", f"  %fast = or {cond} %f3, %is4",
+             f"  %square = fmul {t} %a0, %a0", f"  %root = call {t} @{sqrt}({t} %a0)",
+             f"  %inverse = fdiv {t} {const(1.0)}, %a0",
+             f"  %r4 = select {cond} %is4, {t} %square, {t} %a0",
+             f"  %r3 = select {cond} %is2, {t} %root, {t} %r4",
+             f"  %r2 = select {cond} %is1, {t} {const(1.0)}, {t} %r3",
+             f"  %r1 = select {cond} %is0, {t} %inverse, {t} %r2"]
+    all_fast = "%fast"
+    if width is not None:
+        body.append(f"  %all = call i1 @llvm.vector.reduce.and.v{width}i1({cond} %fast)")
+        all_fast = "%all"
+    body += [f"  br i1 {all_fast}, label %done, label %general", "general:",
+             f"  %p = call {t} @{pow_fn}({t} %a0, {t} %a1) {pow_attrs}",
+             f"  %mixed = select {cond} %fast, {t} %r1, {t} %p", "  br label %done", "done:",
+             f"  %r = phi {t} [%r1, %entry], [%mixed, %general]", f"  ret {t} %r", "}"]
+    name = _shim(POWER_UNIFORM, itemsize) + ("" if width is None else f".v{width}")
+    attrs = _GLUE if width is None else _ATTRS
+    return "\n".join([f"define internal {t} @{name}({t} %a0, {t} %a1) {attrs} {{"] + body)
