@@ -17,12 +17,11 @@ from . import dtypes, layout as layouts
 from .expr import node as nodes
 from .expr.movement import VIEW, VIEW_SCATTER
 from .runtime import register_live, sync_nodes
-from .runtime.sync import _live
 from .runtime.writes import remember as remember_write
 
 _new = object.__new__
 _weakref = weakref.ref
-_live_append = _live.append
+_thread = nodes.thread          # live arrays are registered per thread (runtime.sync)
 
 
 class Storage:
@@ -71,7 +70,7 @@ def wrap_ordered(node, perm) -> "ndarray":
     array._view.version = storage.version
     array._node = node
     if node.buffer is None:
-        _live_append(_weakref(array))
+        _thread.state.live.append(_weakref(array))
     return array
 
 
@@ -81,7 +80,7 @@ def wrap(node) -> "ndarray":
     array._node = node
     array._view = None
     if node.buffer is None:
-        _live_append(_weakref(array))   # register_live, inlined: this is the tracing hot path
+        _thread.state.live.append(_weakref(array))   # register_live, inlined (hot path)
     return array
 
 
@@ -401,7 +400,7 @@ def wrap_scalar(node) -> "ndarray":
     array._node = node
     array._view = None
     if node.buffer is None:
-        _live_append(_weakref(array))
+        _thread.state.live.append(_weakref(array))
     return array
 
 

@@ -2,6 +2,13 @@
 
 Every sync, fallback and automatic flush is recorded with its reason and the first
 user frame (file:line) so ``metrics_report()`` answers "what ran, and why?".
+
+Threads: the counters are process-wide totals over every thread.  Each counter has one
+writer at a time: those a sync updates (``counters[...] +=`` in the runtime and backends)
+are written under the runtime's sync lock (syncs run one at a time); the rest, the site
+tables and the reports are under this module's ``_lock``.  The key sets never change after
+import (``timers`` holds every phase from the start), so reading them while a sync writes
+a value is safe.
 """
 from __future__ import annotations
 
@@ -9,6 +16,7 @@ import collections
 import itertools
 import os
 import sys
+import threading
 import time
 
 from . import settings as _config
@@ -16,16 +24,19 @@ from . import settings as _config
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 # Node ids double as the traced-op counter: ops_traced = ids handed out since reset.
+# (next() on itertools.count is one C call: atomic under the GIL, so ids are unique.)
 node_ids = itertools.count(1)
 _baseline = {"node_id": 0}
+_lock = threading.Lock()
 
 COUNTER_NAMES = (
     "syncs", "fallbacks", "auto_flushes", "nodes_computed", "bytes_allocated",
     "compiles", "cache_hits", "cache_misses", "kernels_launched",
     "cache_hits_memory", "cache_hits_disk", "cache_misses_disk", "disk_writes",
 )
+TIMER_NAMES = ("hash", "compile", "run", "sync", "trace")
 counters = dict.fromkeys(COUNTER_NAMES, 0)
-timers = collections.Counter()
+timers = collections.Counter(dict.fromkeys(TIMER_NAMES, 0.0))
 sync_sites = collections.Counter()      # (reason, "file:line") -> count
 fallback_sites = collections.Counter()  # (function name, "file:line") -> count
 flush_sites = collections.Counter()     # (reason, "file:line") -> count
@@ -38,7 +49,9 @@ def _peek_next_id() -> int:
     return int(repr(node_ids)[6:-1])
 
 
-_inside_package: dict = {}      # code filename -> is it a lazynum module? (abspath is slow)
+# code filename -> is it a lazynum module? (abspath is slow; a memo: racing threads at
+# worst compute one entry twice)
+_inside_package: dict = {}
 
 
 def user_frame() -> str:
@@ -76,55 +89,70 @@ def metrics() -> dict:
     (misses), ``run`` (executing programs), ``sync`` (all of a sync: hash, lookup, compile,
     run) and ``trace`` (host time between syncs, which includes the user's own Python).
     """
-    out = {"ops_traced": _peek_next_id() - _baseline["node_id"]}
-    out.update(counters)
-    for name, seconds in timers.items():
-        out[f"time_{name}_s"] = seconds
+    with _lock:
+        out = {"ops_traced": _peek_next_id() - _baseline["node_id"]}
+        out.update(counters)
+        for name, seconds in timers.items():
+            out[f"time_{name}_s"] = seconds
     return out
 
 
 def reset_metrics() -> None:
     """Zero every counter and forget the recorded sync/fallback/flush sites."""
-    _baseline["node_id"] = _peek_next_id()
-    for name in counters:
-        counters[name] = 0
-    timers.clear()
-    sync_sites.clear()
-    fallback_sites.clear()
-    flush_sites.clear()
-    recompile_sites.clear()
-    recompile_counts.clear()
+    with _lock:
+        _baseline["node_id"] = _peek_next_id()
+        for name in counters:
+            counters[name] = 0
+        for name in timers:
+            timers[name] = 0.0
+        sync_sites.clear()
+        fallback_sites.clear()
+        flush_sites.clear()
+        recompile_sites.clear()
+        recompile_counts.clear()
 
 
-_trace_start = [time.perf_counter()]
+class _TraceClock(threading.local):
+    """When the calling thread's current trace began (its last sync, or its first use)."""
+
+    def __init__(self):
+        self.start = time.perf_counter()
+
+
+_trace_clock = _TraceClock()
 
 
 def mark_trace_start() -> None:
-    """A sync ended: host time from here to the next sync counts as tracing."""
-    _trace_start[0] = time.perf_counter()
+    """A sync ended: host time from here to this thread's next sync counts as tracing."""
+    _trace_clock.start = time.perf_counter()
 
 
 def record_sync(reason: str, site: str) -> None:
-    counters["syncs"] += 1
-    timers["trace"] += time.perf_counter() - _trace_start[0]
-    sync_sites[(reason, site)] += 1
+    traced = time.perf_counter() - _trace_clock.start
+    with _lock:
+        counters["syncs"] += 1
+        timers["trace"] += traced
+        sync_sites[(reason, site)] += 1
 
 
 def record_fallback(name: str, site: str) -> None:
-    counters["fallbacks"] += 1
-    fallback_sites[(name, site)] += 1
+    with _lock:
+        counters["fallbacks"] += 1
+        fallback_sites[(name, site)] += 1
     log("fallback", f"{name} has no lazy implementation: synced and computed with NumPy at {site}")
 
 
 def record_flush(reason: str, site: str) -> None:
-    counters["auto_flushes"] += 1
-    flush_sites[(reason, site)] += 1
+    with _lock:
+        counters["auto_flushes"] += 1
+        flush_sites[(reason, site)] += 1
 
 
 def record_recompile(site: str, reason: str) -> None:
     """A compile at the sync ``site``, with why the cache had no program for it."""
-    recompile_sites[(reason, site)] += 1
-    recompile_counts[site] += 1
+    with _lock:
+        recompile_sites[(reason, site)] += 1
+        recompile_counts[site] += 1
 
 
 def _section(title, sites):
@@ -140,10 +168,13 @@ def _section(title, sites):
 def metrics_report() -> str:
     """A readable report: counters, syncs by reason and source line, fallbacks, flushes."""
     m = metrics()
+    with _lock:        # copies: another thread may record a new site meanwhile
+        syncs, fallbacks = sync_sites.copy(), fallback_sites.copy()
+        flushes, recompiles = flush_sites.copy(), recompile_sites.copy()
     lines = ["lazynum metrics", "  " + "  ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
                                                for k, v in m.items())]
-    lines += _section("syncs (reason, first user frame):", sync_sites)
-    lines += _section("fallbacks to NumPy (function, first user frame):", fallback_sites)
-    lines += _section("automatic flushes (reason, first user frame):", flush_sites)
-    lines += _section("compiles (why the cache missed, sync line):", recompile_sites)
+    lines += _section("syncs (reason, first user frame):", syncs)
+    lines += _section("fallbacks to NumPy (function, first user frame):", fallbacks)
+    lines += _section("automatic flushes (reason, first user frame):", flushes)
+    lines += _section("compiles (why the cache missed, sync line):", recompiles)
     return "\n".join(lines)

@@ -10,25 +10,76 @@ freed and later graphs see a leaf.
 from __future__ import annotations
 
 import math
+import threading
 
 import numpy as np
 
-from .. import telemetry as metrics
+from .. import settings as config, telemetry as metrics
 from .registry import Op, register
 from .symbolic import symbolize
 
-_next_id = metrics.node_ids.__next__
+_next_id = metrics.node_ids.__next__     # itertools.count: one C call, atomic under the GIL
 _prod = math.prod
 _new_node = object.__new__
 
-# Structural key -> node for pending nodes.  Cleared at every sync: realized nodes are
-# leaves afterwards, and clearing bounds the table by the pending graph size.
-_interned: dict = {}
 
-# Running totals since the last sync, read by the automatic flush (module globals: the
-# cheapest counters Python has, and this is the per-op hot path).
-pending_nodes = 0
-pending_bytes = 0
+class TraceState:
+    """One thread's tracing state.  Each thread traces into its own: threads computing on
+    their own arrays never share a pending node (not even an interned literal), so one
+    thread's sync never computes, nor changes the cache key of, another thread's graph.
+
+    Attributes
+    ----------
+    interned : dict
+        Structural key -> node for this thread's pending nodes.  Cleared at each of its
+        syncs: realized nodes are leaves afterwards, and clearing bounds the table.
+    pending_nodes, pending_bytes : int
+        Running totals since this thread's last sync, read by the automatic flush.
+    live : list
+        Weakrefs to arrays this thread created with a pending value (the runtime's co-live
+        registry: a sync also computes those that share its graph).
+    flush_nodes_limit, flush_bytes_limit : int
+    record_sites : bool
+        This thread's settings (``lazynum.config`` blocks are per-thread), cached here
+        because they are read on every op.
+    """
+    __slots__ = ("interned", "pending_nodes", "pending_bytes", "live",
+                 "flush_nodes_limit", "flush_bytes_limit", "record_sites")
+
+    def __init__(self):
+        self.interned = {}
+        self.pending_nodes = 0
+        self.pending_bytes = 0
+        self.live = []
+        self.use_settings(config.get())
+
+    def use_settings(self, settings) -> None:
+        self.flush_nodes_limit = settings.flush_nodes
+        self.flush_bytes_limit = settings.flush_bytes
+        self.record_sites = bool(settings.logs & {"graph", "kernels"})
+
+
+class _PerThread(threading.local):
+    def __init__(self):
+        self.state = TraceState()
+        metrics.mark_trace_start()        # this thread's trace time starts at its first op
+
+
+# ``thread.state``: the calling thread's TraceState (one attribute read of a thread-local,
+# then slot reads: the cheapest per-thread access on the per-op path).
+thread = _PerThread()
+
+
+def trace_state() -> TraceState:
+    """The calling thread's ``TraceState``."""
+    return thread.state
+
+
+def __getattr__(name):
+    # ``node.pending_nodes`` / ``node.pending_bytes``: the calling thread's counters.
+    if name in ("pending_nodes", "pending_bytes"):
+        return getattr(thread.state, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Node:
@@ -71,10 +122,12 @@ def apply(op: Op, args: tuple, attrs: tuple = ()) -> Node:
         key = (op, attrs, args[0].id)
     else:
         key = (op, attrs, *[a.id for a in args])
-    node = _interned.get(key)
+    state = thread.state
+    node = state.interned.get(key)
     if node is not None:
         return node
-    return _record(key, op, args, attrs, op.shape_rule(args, attrs), op.dtype_rule(args, attrs))
+    return _record(state, key, op, args, attrs, op.shape_rule(args, attrs),
+                   op.dtype_rule(args, attrs))
 
 
 def apply_checked(op: Op, args: tuple, shape: tuple, dtype: np.dtype) -> Node:
@@ -84,28 +137,31 @@ def apply_checked(op: Op, args: tuple, shape: tuple, dtype: np.dtype) -> Node:
     table and whose shapes are equal or 0-d; everything else goes through ``apply``.
     """
     key = (op, (), args[0].id, args[1].id) if len(args) == 2 else (op, (), *[a.id for a in args])
-    node = _interned.get(key)
+    state = thread.state
+    node = state.interned.get(key)
     if node is not None:
         return node
-    return _record(key, op, args, (), shape, dtype)
+    return _record(state, key, op, args, (), shape, dtype)
 
 
-def _record(key, op, args, attrs, shape, dtype) -> Node:
-    global pending_nodes, pending_bytes
+def _record(state, key, op, args, attrs, shape, dtype) -> Node:  # noqa: PLR0913
     # Node.__init__, inlined: one Python frame less on the per-op tracing path.
     node = _new_node(Node)
     node.op, node.args, node.attrs, node.shape, node.dtype = op, args, attrs, shape, dtype
     node.buffer = None
     node.id = _next_id()
-    node.site = metrics.user_frame() if (record_sites or op.may_fail) else None
-    _interned[key] = node
-    pending_nodes += 1
-    pending_bytes += _numel(shape) * dtype.itemsize
-    if pending_nodes >= flush_nodes_limit or pending_bytes >= flush_bytes_limit:
+    node.site = metrics.user_frame() if (state.record_sites or op.may_fail) else None
+    state.interned[key] = node
+    state.pending_nodes += 1
+    state.pending_bytes += _numel(shape) * dtype.itemsize
+    if (state.pending_nodes >= state.flush_nodes_limit
+            or state.pending_bytes >= state.flush_bytes_limit):
         flush_hook(node)
     return node
 
 
+# Memo tables shared by all threads: a value depends only on its key, so a race at worst
+# computes one twice (dict reads and writes are atomic under the GIL).
 _numel_of: dict = {}
 
 
@@ -119,16 +175,9 @@ def _numel(shape) -> int:
     return n
 
 
-# Set by lazynum.runtime (expr must not import it): the automatic flush, its limits (from the
-# configuration, refreshed whenever it changes) and whether nodes record their user line
-# (graph/kernels logs).  Plain module globals: the cheapest reads on the per-op path.
+# Set by lazynum.runtime (expr must not import it): the automatic flush.
 def flush_hook(node) -> None:
     """Replaced by the runtime's automatic flush."""
-
-
-flush_nodes_limit = 50_000
-flush_bytes_limit = 2 << 30
-record_sites = False
 
 
 def _leaf_shape(args, attrs):
@@ -184,24 +233,31 @@ def scalar(value, dtype: np.dtype) -> Node:
 
 
 def clear_interned() -> None:
-    """Drop the intern table (realized nodes are leaves now; pending ones keep their graph)."""
-    _interned.clear()
+    """Drop this thread's intern table (realized nodes are leaves now; pending ones keep
+    their graph)."""
+    thread.state.interned.clear()
 
 
 def forget_pending(computed: int) -> None:
-    """``computed`` pending nodes were just computed: the flush counter forgets them.
+    """``computed`` pending nodes were just computed: this thread's flush counter forgets them.
 
     Only what was computed is subtracted, so a loop whose graph keeps growing still reaches
     the flush limit even when unrelated syncs happen in between.
     """
-    global pending_nodes, pending_bytes
-    share = computed / pending_nodes if pending_nodes else 1.0
-    pending_bytes = max(0, int(pending_bytes * (1.0 - min(share, 1.0))))
-    pending_nodes = max(0, pending_nodes - computed)
+    state = thread.state
+    pending = state.pending_nodes
+    share = computed / pending if pending else 1.0
+    state.pending_bytes = max(0, int(state.pending_bytes * (1.0 - min(share, 1.0))))
+    state.pending_nodes = max(0, pending - computed)
 
 
 def reset_pending() -> None:
-    """Everything live was computed (an automatic flush): start counting afresh."""
-    global pending_nodes, pending_bytes
-    pending_nodes = 0
-    pending_bytes = 0
+    """Everything this thread had live was computed (an automatic flush): count afresh."""
+    state = thread.state
+    state.pending_nodes = 0
+    state.pending_bytes = 0
+
+
+def use_settings(settings) -> None:
+    """Cache ``settings`` (the calling thread's active ones) for this thread's tracing."""
+    thread.state.use_settings(settings)

@@ -28,8 +28,11 @@ from __future__ import annotations
 
 import itertools
 import operator
+import threading
 
-_symbol_ids = itertools.count()
+from .. import settings
+
+_symbol_ids = itertools.count()      # next() is one C call: atomic under the GIL
 
 
 class Symbol:
@@ -151,22 +154,37 @@ def evaluate(expr, values: dict) -> int:
 
 # --- the per-trace symbol table (duck sizing) ---------------------------------------------
 
-_by_value: dict = {}
-dynamic = True      # False: every input dim is static (lazynum.config(dynamic_shapes=False))
+class _Trace(threading.local):
+    """The calling thread's trace: its value->symbol table, and whether input sizes are
+    symbolic (``dynamic_shapes`` of its own ``lazynum.config``; False: every dim static)."""
+
+    def __init__(self):
+        self.by_value = {}
+        self.dynamic = settings.get().dynamic_shapes
+
+
+_trace = _Trace()
+
+
+def set_dynamic(dynamic: bool) -> None:
+    """Whether the calling thread's input sizes become symbols (from its settings)."""
+    _trace.dynamic = dynamic
 
 
 def symbolize(shape: tuple) -> tuple:
     """``shape`` with every dim >= 2 replaced by its trace's symbol (equal sizes share one)."""
-    if not dynamic:
+    trace = _trace
+    if not trace.dynamic:
         return tuple(int(d) for d in shape)
+    by_value = trace.by_value
     out = []
     for d in shape:
         if type(d) is SymInt or d < 2:
             out.append(d)
             continue
-        sym = _by_value.get(d)
+        sym = by_value.get(d)
         if sym is None:
-            sym = _by_value[d] = SymInt(d, Symbol())
+            sym = by_value[d] = SymInt(d, Symbol())
         out.append(sym)
     return tuple(out)
 
@@ -177,5 +195,6 @@ def fresh(value: int, lo: int = 2, hi: int | None = None) -> SymInt:
 
 
 def new_trace() -> None:
-    """Start a new value→symbol table (after a sync: the next trace's inputs are new)."""
-    _by_value.clear()
+    """Start a new value→symbol table for the calling thread (after its sync: the next
+    trace's inputs are new)."""
+    _trace.by_value.clear()

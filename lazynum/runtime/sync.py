@@ -22,24 +22,25 @@ class SyncError(RuntimeError):
     """Raised by an implicit sync while ``LAZYNUM_SYNC=raise``."""
 
 
-# weakrefs to arrays created with a pending node; pruned at every sync.
-_live: list = []
 # One sync at a time: two threads syncing the same pending graph must not both compute it.
+# Live arrays are registered per thread (``node.TraceState.live``): a sync looks only at
+# its own thread's, so it never computes, nor reads the views of, another thread's arrays.
 _lock = threading.RLock()
 
 
 def register_live(array) -> None:
-    _live.append(weakref.ref(array))
+    node_mod.thread.state.live.append(weakref.ref(array))
 
 
 def _live_pending_nodes() -> list:
-    """Pending nodes held by live arrays (and prune the registry).
+    """Pending nodes held by this thread's live arrays (and prune its registry).
 
     A window's storage value counts too: computing the shared value once lets every view of
     it be index math on a buffer instead of recomputing the producer graph per view.
     """
+    live = node_mod.thread.state.live
     nodes, keep = [], []
-    for ref in _live:
+    for ref in live:
         array = ref()
         if array is None:
             continue
@@ -47,7 +48,7 @@ def _live_pending_nodes() -> list:
         if held:
             nodes.extend(held)
             keep.append(ref)
-    _live[:] = keep
+    live[:] = keep
     return nodes
 
 
@@ -98,12 +99,16 @@ def _check_policy(reason: str, site: str, explicit: bool) -> None:
 
 def sync_nodes(nodes, reason: str, explicit: bool = False) -> None:
     """Compute every pending node in ``nodes`` (and co-live sharers) and realize them."""
-    targets = list({n.id: n for n in nodes if n.buffer is None}.values())
-    if not targets:
+    if all(n.buffer is not None for n in nodes):
         return
     site = metrics.user_frame()
     _check_policy(reason, site, explicit)
     with _lock:
+        # Chosen under the lock: another thread's sync may have computed a shared node
+        # while this one waited, and a computed node is no target (nor in the order).
+        targets = list({n.id: n for n in nodes if n.buffer is None}.values())
+        if not targets:
+            return
         metrics.record_sync(reason, site)
         try:
             order = graph.toposort(targets)
@@ -160,11 +165,10 @@ def _after_sync() -> None:
 
 
 def _refresh_cached_settings() -> None:
+    # The calling thread's settings, into its own tracing state (config blocks are per-thread).
     settings = config.get()
-    node_mod.flush_nodes_limit = settings.flush_nodes
-    node_mod.flush_bytes_limit = settings.flush_bytes
-    node_mod.record_sites = bool(settings.logs & {"graph", "kernels"})
-    symbolic.dynamic = settings.dynamic_shapes
+    node_mod.use_settings(settings)
+    symbolic.set_dynamic(settings.dynamic_shapes)
 
 
 def flush_all(reason: str = "auto_flush", extra=()) -> None:
@@ -177,9 +181,8 @@ def flush_all(reason: str = "auto_flush", extra=()) -> None:
     site = metrics.user_frame()
     metrics.record_flush(reason, site)
     metrics.log("flush", f"{reason} at {site}: pending graph reached its limit")
-    fresh = [n for n in extra if n.buffer is None]
     with _lock:
-        _flush(fresh, reason, site)
+        _flush([n for n in extra if n.buffer is None], reason, site)
 
 
 def _flush(fresh, reason, site) -> None:

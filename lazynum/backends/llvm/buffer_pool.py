@@ -7,6 +7,9 @@ else refers to it: NumPy views (the user's results, views of them, extern result
 alias an input) all keep a reference to the base, so a reference count equal to the
 pool's own proves it free.  Large raw buffers are allocated by NumPy, which already asks
 for transparent huge pages (``madvise``) on big allocations.
+
+Threads: the free test and the hand-out happen under ``_lock``, and a buffer handed out is
+referenced by its taker from then on, so another thread's test never finds it free.
 """
 from __future__ import annotations
 
@@ -34,13 +37,11 @@ def empty(shape, dtype) -> np.ndarray:
     raw = _take(nbytes)
     if raw is None:
         raw = np.empty(nbytes, np.uint8)
-        stats["allocated"] += 1
         with _lock:
+            stats["allocated"] += 1
             _tracked.append(raw)
             if len(_tracked) > MAX_TRACKED:
                 del _tracked[0]
-    else:
-        stats["reused"] += 1
     return raw.view(dtype).reshape(shape)
 
 
@@ -53,6 +54,7 @@ def _take(nbytes):
             if raw.nbytes == nbytes and sys.getrefcount(raw) <= 3:
                 del _tracked[i]             # (list.remove would compare arrays by value)
                 _tracked.append(raw)        # most recently used last
+                stats["reused"] += 1
                 return raw
     return None
 

@@ -5,6 +5,12 @@ calling thread runs the first slice itself, so a launch on N threads wakes N-1 w
 ctypes releases the GIL for the duration of each foreign call, so slices run in parallel.
 Extern calls (NumPy/BLAS) run on the calling thread between launches while every worker
 sleeps: BLAS's own threads never compete with ours.
+
+Launches from several threads at once are safe: each launch hands its slices to the
+workers with its own completion queue, so it returns exactly when its own slices are done
+(a worker runs the slices it is given one after another, whoever launched them).  The
+pool only grows (under ``_pool_lock``); a launch reads its inboxes by index, which a
+concurrent growth never moves.
 """
 from __future__ import annotations
 
@@ -19,34 +25,39 @@ MIN_PARALLEL_WORK = 1 << 16
 
 
 class _Pool:
-    def __init__(self, n: int):
-        self.size = n
-        self.inboxes = [queue.SimpleQueue() for _ in range(n)]
-        self.done = queue.SimpleQueue()
-        for inbox in self.inboxes:
-            threading.Thread(target=self._work, args=(inbox,), daemon=True,
+    def __init__(self):
+        self.inboxes = []
+
+    def grow(self, n: int) -> None:
+        """At least ``n`` workers (call under ``_pool_lock``)."""
+        while len(self.inboxes) < n:
+            inbox = queue.SimpleQueue()
+            threading.Thread(target=_work, args=(inbox,), daemon=True,
                              name="lazynum-kernel-worker").start()
-
-    def _work(self, inbox):
-        while True:
-            fn, args = inbox.get()
-            try:
-                fn(*args)
-                self.done.put(None)
-            except BaseException as exc:  # noqa: BLE001 - handed to the launching thread
-                self.done.put(exc)
+            self.inboxes.append(inbox)
 
 
-_pool = [None]
+def _work(inbox):
+    while True:
+        fn, args, done = inbox.get()
+        try:
+            fn(*args)
+            done.put(None)
+        except BaseException as exc:  # noqa: BLE001 - handed to the launching thread
+            done.put(exc)
+
+
+_pool = _Pool()
 _pool_lock = threading.Lock()
 
 
-def _workers(n: int) -> _Pool:
-    with _pool_lock:
-        pool = _pool[0]
-        if pool is None or pool.size < n:
-            pool = _pool[0] = _Pool(n)
-        return pool
+def _workers(n: int) -> list:
+    """The inboxes of at least ``n`` workers."""
+    inboxes = _pool.inboxes
+    if len(inboxes) < n:
+        with _pool_lock:
+            _pool.grow(n)
+    return inboxes
 
 
 def launch(fn, buffers, sizes, strides, extent: int, work: int) -> None:
@@ -63,16 +74,17 @@ def launch(fn, buffers, sizes, strides, extent: int, work: int) -> None:
 def run_all(calls) -> None:
     """Run every ``(fn, args)`` at once: the first on this thread, the rest on workers;
     the first error raised by any of them is raised here, after all have finished."""
-    pool = _workers(len(calls) - 1) if len(calls) > 1 else None
-    for t, call in enumerate(calls[1:]):
-        pool.inboxes[t].put(call)
+    inboxes = _workers(len(calls) - 1) if len(calls) > 1 else None
+    done = queue.SimpleQueue()          # this launch's own: see the module docstring
+    for t, (fn, args) in enumerate(calls[1:]):
+        inboxes[t].put((fn, args, done))
     error = None
     try:
         fn, args = calls[0]
         fn(*args)
     finally:
         for _ in calls[1:]:
-            result = pool.done.get()
+            result = done.get()
             error = error or result
     if error is not None:
         raise error
