@@ -13,6 +13,7 @@ from __future__ import annotations
 import collections
 import hashlib
 import json
+import threading
 import time
 import warnings
 
@@ -37,6 +38,11 @@ class Entry:
         return self.shape_fn(symbols)
 
 
+# The in-memory tables.  Syncs use them one at a time (the runtime's sync lock); ``_lock``
+# makes each step on them whole on its own too (a lookup and its LRU move, an insertion and
+# its eviction, a miss's history), so a clear_memory() or a caller outside a sync can race
+# nothing.  It is never held while compiling or running.
+_lock = threading.Lock()
 _memory: collections.OrderedDict = collections.OrderedDict()
 _history: dict = {}                 # sync site -> recent signature entries compiled there
 _warned_sites: set = set()
@@ -50,9 +56,8 @@ def execute(backend, order, outputs, site: str) -> list:
     sig = signature(order, outputs)
     metrics.timers["hash"] += time.perf_counter() - start
     key = (backend.NAME, sig.key)
-    entry = _memory.get(key) if sig.cacheable else None
+    entry = _lookup(key) if sig.cacheable else None
     if entry is not None:
-        _memory.move_to_end(key)
         metrics.counters["cache_hits"] += 1
         metrics.counters["cache_hits_memory"] += 1
     else:
@@ -87,12 +92,21 @@ class StepSites:
         return self.order[j].site
 
 
+def _lookup(key):
+    with _lock:
+        entry = _memory.get(key)
+        if entry is not None:
+            _memory.move_to_end(key)
+        return entry
+
+
 def _remember(key, entry, cacheable: bool) -> None:
     if not cacheable:
         return
-    _memory[key] = entry
-    if len(_memory) > MEMORY_ENTRIES:
-        _memory.popitem(last=False)
+    with _lock:
+        _memory[key] = entry
+        if len(_memory) > MEMORY_ENTRIES:
+            _memory.popitem(last=False)
 
 
 def _compile(backend, order, outputs, sig, site) -> Entry:
@@ -112,23 +126,27 @@ def _compile(backend, order, outputs, sig, site) -> Entry:
 # --- miss explanations and the recompile warning ----------------------------------------------
 
 def _explain_miss(sig, site: str) -> None:
-    seen = _history.setdefault(site, collections.deque(maxlen=16))
-    anywhere = _history.setdefault(None, collections.deque(maxlen=16))
+    with _lock:
+        seen = list(_history.setdefault(site, collections.deque(maxlen=16)))
+        anywhere = list(_history.setdefault(None, collections.deque(maxlen=16)))
+        _history[site].append(sig.entries)
+        _history[None].append(sig.entries)
     if seen:
-        reason = explain(sig.entries, list(seen))
+        reason = explain(sig.entries, seen)
     elif anywhere:
-        reason = "first compile at this line; " + explain(sig.entries, list(anywhere))
+        reason = "first compile at this line; " + explain(sig.entries, anywhere)
     else:
         reason = "first compile"
-    seen.append(sig.entries)
-    anywhere.append(sig.entries)
     metrics.record_recompile(site, reason)
     metrics.log("recompiles", f"compile at {site}: {reason}")
     limit = config.get().recompile_limit
-    _compiled_at[site] += 1
-    compiled_here = _compiled_at[site]
-    if limit and compiled_here > limit and site not in _warned_sites:
-        _warned_sites.add(site)
+    with _lock:
+        _compiled_at[site] += 1
+        compiled_here = _compiled_at[site]
+        warn = limit and compiled_here > limit and site not in _warned_sites
+        if warn:
+            _warned_sites.add(site)
+    if warn:
         filename, _, line = site.rpartition(":")
         warnings.warn_explicit(
             f"lazynum: the sync at {site} compiled {compiled_here} different programs; "
@@ -257,7 +275,8 @@ def _from_disk(backend, sig):
 
 def clear_memory() -> None:
     """Forget every in-memory program (tests; the disk cache is untouched)."""
-    _memory.clear()
-    _history.clear()
-    _warned_sites.clear()
-    _compiled_at.clear()
+    with _lock:
+        _memory.clear()
+        _history.clear()
+        _warned_sites.clear()
+        _compiled_at.clear()
