@@ -23,15 +23,19 @@ _handled: dict = {}
 
 
 def _build_table(namespace) -> None:
+    table = {}
     for name in namespace.__all__:
         ours, theirs = getattr(namespace, name), getattr(np, name, None)
         # ``ours is theirs``: lazynum re-exports NumPy's own function (can_cast): mapping it
         # to itself would dispatch forever.
         if callable(theirs) and callable(ours) and not isinstance(theirs, type) \
                 and ours is not theirs:
-            _handled[theirs] = ours
-    _handled[np.linalg.norm] = namespace.linalg.norm
-    _handled.update(METADATA)
+            table[theirs] = ours
+    table[np.linalg.norm] = namespace.linalg.norm
+    table.update(METADATA)
+    # One update (atomic under the GIL): another thread sees the table empty or complete,
+    # never half built (a missing entry would send its call to the NumPy fallback).
+    _handled.update(table)
 
 
 # -- functions that need only shapes and dtypes -----------------------------------------------
