@@ -3,6 +3,12 @@
 Every setting has an environment variable, a default and a parser.  Code reads
 ``config.get().name``; users override for a block with ``with lazynum.config(...)``.
 The README documents the same table (``describe()`` prints it).
+
+Threads: the environment gives the process-wide settings; a ``config`` block is the
+calling thread's own (a per-thread stack), so a thread started inside a block runs with
+the process-wide settings until it enters its own.  The runtime caches a few settings
+read on every traced op per thread (``on_change`` runs in the thread whose settings
+changed); ``reload_from_environment`` reaches another thread's caches at its next sync.
 """
 from __future__ import annotations
 
@@ -112,9 +118,10 @@ SETTINGS_TABLE = {
                         "Warn once when one sync line has compiled more than this many "
                         "programs (0 = never)."),
     "flush_nodes": ("LAZYNUM_FLUSH_NODES", _parse_positive_int,
-                    "Pending-graph size (nodes traced since the last sync) that triggers an automatic flush."),
+                    "Pending-graph size (nodes a thread traced since its last sync) that "
+                    "triggers an automatic flush."),
     "flush_bytes": ("LAZYNUM_FLUSH_BYTES", _parse_positive_int,
-                    "Pending-graph output bytes that trigger an automatic flush."),
+                    "Pending-graph output bytes (of one thread) that trigger an automatic flush."),
 }
 
 
@@ -127,9 +134,10 @@ def _from_environment() -> Settings:
     return Settings(**values)
 
 
-_state = threading.local()
-_global = [None]
-# Callbacks run whenever the active settings change (the runtime caches a few hot values).
+_state = threading.local()          # .stack: this thread's config blocks
+_global = [None]                    # the process-wide settings (read lazily: a race reads twice)
+# Callbacks run (in the calling thread) whenever its active settings change: the runtime
+# caches a few per-op values per thread.  Filled at import, never changed afterwards.
 on_change: list = []
 
 
@@ -150,7 +158,10 @@ def get() -> Settings:
 
 @contextlib.contextmanager
 def config(**overrides):
-    """Override settings inside a ``with`` block.
+    """Override settings inside a ``with`` block, for the calling thread only.
+
+    Other threads keep their own settings: a thread started inside the block runs with
+    the process-wide ones (the environment) until it enters a block of its own.
 
     Parameters
     ----------

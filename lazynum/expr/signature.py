@@ -13,6 +13,11 @@ end or the user took on a concrete size left its mark in the new trace's graph; 
 SymInt's value equals its expression at the trace's symbol values.  So a program compiled
 for one trace, evaluated at another trace's bound symbols, reproduces that trace's sizes
 exactly whenever the signatures are equal.
+
+Threads: a ``Signature`` is built and read by one sync, and this module keeps no state, so
+signatures are computed in any number of threads at once.  ``signature`` requires every
+output to be pending and in ``order`` (the sync picks its targets under its lock: a node
+that another thread computed meanwhile is a leaf, not an output).
 """
 from __future__ import annotations
 
