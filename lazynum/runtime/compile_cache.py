@@ -4,7 +4,8 @@ At a sync the cut's canonical ``Signature`` is its key (``lazynum.expr.signature
 A hit does no lowering and no code generation: bind the symbols from the new trace's
 sizes, evaluate the shape function, run the program.  A miss compiles (the backend's
 ``compile(cut)``), stores the program in memory and, when ``LAZYNUM_CACHE_DIR`` is on,
-on disk; it is explained against the nearest cached signature from the same sync line
+on disk (``cache_entry``: verified before anything is loaded); it is explained against the
+nearest cached signature from the same sync line
 (``LAZYNUM_LOGS=recompiles``), and a line that keeps compiling new programs gets one
 warning naming what keeps changing.
 """
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import collections
 import hashlib
-import json
 import threading
 import time
 import warnings
@@ -21,9 +21,10 @@ from .. import settings as config, telemetry as metrics
 from ..compile.cut import Cut
 from ..compile.shape_functions import ShapeFunction
 from ..expr.signature import SYM, bind, signature
+from . import cache_entry
+from .disk_cache import DiskCache, default_directory
 
 MEMORY_ENTRIES = 1024          # programs kept in memory (least recently used dropped)
-FORMAT = "lazynum-program-1"
 
 
 class Entry:
@@ -203,14 +204,17 @@ def _show(value) -> str:
 
 def disk_cache():
     """The configured ``DiskCache`` (``LAZYNUM_CACHE_DIR``), or None when it is off or refused."""
-    from .disk_cache import DiskCache, default_directory
     setting = config.get().cache_dir
     if setting in ("", "off"):
         return None
     directory = default_directory() if setting == "auto" else setting
     if _disk["dir"] != directory:
-        _disk["dir"], _disk["cache"] = directory, DiskCache(directory)
+        _disk["dir"], _disk["cache"] = directory, DiskCache(directory, log=_log_rejected)
     return _disk["cache"] if _disk["cache"].usable else None
+
+
+def _log_rejected(message: str) -> None:
+    metrics.log("cache", f"entry {message}")
 
 
 def _source_digest() -> str:
@@ -226,12 +230,10 @@ def _source_digest() -> str:
     return _disk["source"]
 
 
-def _disk_key(backend, sig) -> str:
+def _key_fields(backend, sig) -> dict:
     from .. import __version__
     tag = backend.artifact_tag() if hasattr(backend, "artifact_tag") else backend.ARTIFACT_VERSION
-    text = (f"{FORMAT}|{__version__}|{_source_digest()}|{backend.NAME}|{tag}|"
-            f"{sig.digest()}").encode()
-    return f"{backend.NAME}-{hashlib.blake2b(text, digest_size=20).hexdigest()}"
+    return cache_entry.key_fields(__version__, _source_digest(), backend.NAME, tag, repr(sig.key))
 
 
 def _to_disk(backend, sig, entry) -> None:
@@ -243,34 +245,53 @@ def _to_disk(backend, sig, entry) -> None:
     except TypeError as exc:        # an attr the format cannot hold: memory-only entry
         metrics.log("cache", f"not stored on disk: {exc}")
         return
-    meta = {"format": FORMAT, "n_symbols": entry.shape_fn.n_symbols,
-            "shape_fn": entry.shape_fn.source}
-    if cache.put(_disk_key(backend, sig), json.dumps(meta).encode() + b"\n" + program):
+    fields = _key_fields(backend, sig)
+    payload = cache_entry.encode(fields, entry.shape_fn.n_symbols, entry.shape_fn.source, program)
+    if cache.put(cache_entry.name(fields), payload):
         metrics.counters["disk_writes"] += 1
+        metrics.log("cache", f"stored {cache_entry.name(fields)} in {cache.path}")
 
 
 def _from_disk(backend, sig):
     cache = disk_cache()
     if cache is None:
         return None
-    key = _disk_key(backend, sig)
-    data = cache.get(key)
+    fields = _key_fields(backend, sig)
+    name = cache_entry.name(fields)
+    data = cache.get(name)          # None when absent, or refused or damaged (it warned)
     if data is None:
         metrics.counters["cache_misses_disk"] += 1
         return None
     try:
-        head, _, program = data.partition(b"\n")
-        meta = json.loads(head.decode())
-        if meta.get("format") != FORMAT or meta.get("n_symbols") != len(sig.symbols):
-            raise ValueError("format or symbol count differs")
-        entry = Entry(backend.load(program), ShapeFunction(meta["shape_fn"], meta["n_symbols"]))
-    except (ValueError, KeyError, SyntaxError, UnicodeDecodeError) as exc:
-        warnings.warn(f"lazynum: ignoring unusable compile-cache entry {key}: {exc}", RuntimeWarning)
+        meta, program = cache_entry.decode(data, fields, len(sig.symbols))
+        entry = _load(backend, meta, program)
+    except cache_entry.Rejected as exc:
+        _reject(cache, name, data, str(exc))
+        metrics.counters["cache_misses_disk"] += 1
         return None
     metrics.counters["cache_hits"] += 1
     metrics.counters["cache_hits_disk"] += 1
-    metrics.log("cache", f"loaded {key} from {_disk['dir']}")
+    metrics.log("cache", f"loaded {name} from {cache.path}")
     return entry
+
+
+def _load(backend, meta: dict, program: bytes) -> Entry:
+    """Rebuild a verified entry's program and shape function; Rejected when that fails."""
+    try:
+        return Entry(backend.load(program), ShapeFunction(meta["shape_fn"], meta["n_symbols"]))
+    except Exception as exc:  # noqa: BLE001 - whatever stored bytes make a loader raise, the
+        # answer is the same: the entry is unusable and the program is compiled again
+        raise cache_entry.Rejected(f"cannot be loaded ({type(exc).__name__}: {exc})") from None
+
+
+def _reject(cache, name: str, data: bytes, reason: str) -> None:
+    """An entry that failed verification: remove it if it is still the one read, say why."""
+    path = cache.path / f"{name}.lzc"
+    if cache.discard(name, data):
+        reason += "; removed"
+    metrics.log("cache", f"rejected {path}: {reason}")
+    warnings.warn(f"lazynum: ignoring unusable compile-cache entry {path}: {reason}; the "
+                  f"program is compiled again", RuntimeWarning, stacklevel=2)
 
 
 def clear_memory() -> None:

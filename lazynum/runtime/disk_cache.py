@@ -22,6 +22,14 @@ owned by the user and its target passes the checks; its ancestors are not checke
 must be regular files owned by the user and not writable by group or others, and are opened
 without following symbolic links.  A refused directory makes the cache inert (one
 RuntimeWarning); a bad entry is skipped with a RuntimeWarning, once per (file, reason).
+
+Damage: an entry that passes the trust checks but not the integrity checks (truncated, bad
+magic or version, impossible length, digest mismatch) is removed, so it costs one recompile,
+not one per process.  It is removed only if the name still holds the very file that was read
+(same device and inode): an entry a concurrent writer has just renamed into place stays.  An
+entry refused for trust reasons (owner, mode, symbolic link, not a regular file) is left alone:
+it is not known to be ours.  ``discard`` lets a caller that checks payloads further (the
+compile cache) remove an entry whose payload it rejected, on the same terms.
 """
 from __future__ import annotations
 
@@ -125,6 +133,19 @@ def _decode(f) -> tuple[bytes | None, str | None]:
     return payload, None
 
 
+def _remove_if_same(path: Path, st: os.stat_result) -> bool:
+    """Unlink `path` if it still names the file whose status is `st`.  (A writer renaming a
+    fresh entry in between the check and the unlink loses it: one recompile, no harm.)"""
+    try:
+        now = os.lstat(path)
+        if (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino):
+            return False
+        os.unlink(path)
+        return True
+    except OSError:
+        return False
+
+
 def default_directory() -> Path:
     """Return the per-user cache directory (not created here).
 
@@ -149,6 +170,9 @@ class DiskCache:
         The directory; created with mode 0o700 (and parents) if missing.  It is refused, with
         one RuntimeWarning, unless it is owned by the current user and group and others
         cannot write to it.
+    log : callable, optional
+        Called with a message for every entry that ``get`` refuses or rejects (each time,
+        where the RuntimeWarning comes once per file and reason).
 
     Attributes
     ----------
@@ -160,8 +184,9 @@ class DiskCache:
         Why it was refused, or None.
     """
 
-    def __init__(self, path):
+    def __init__(self, path, log=None):
         self.path = Path(os.path.abspath(os.fspath(path)))
+        self._log = log
         self.refused_reason = _directory_problem(str(self.path))
         self.usable = self.refused_reason is None
         if not self.usable:
@@ -194,9 +219,10 @@ class DiskCache:
         except FileNotFoundError:
             return None
         except OSError as exc:
-            _warn_once(path, "is a symbolic link (refused)" if os.path.islink(path)
-                       else f"cannot be opened ({exc.strerror or exc})")
+            self._reject(path, "is a symbolic link (refused)" if os.path.islink(path)
+                         else f"cannot be opened ({exc.strerror or exc})")
             return None
+        damaged = None   # the status of a trusted file whose contents failed the checks
         try:
             st = os.fstat(fd)   # check the opened file itself: no race with a swap
             if not stat.S_ISREG(st.st_mode):
@@ -206,13 +232,56 @@ class DiskCache:
             else:
                 with os.fdopen(fd, "rb", closefd=False) as f:
                     payload, reason = _decode(f)
+                damaged = st if reason is not None else None
         except OSError as exc:
             payload, reason = None, f"cannot be read ({exc.strerror or exc})"
         finally:
             os.close(fd)
         if reason is not None:
-            _warn_once(path, reason)
+            if damaged is not None and _remove_if_same(path, damaged):
+                reason += "; removed"
+            self._reject(path, reason)
         return payload
+
+    def _reject(self, path: Path, reason: str) -> None:
+        if self._log is not None:
+            self._log(f"{path}: {reason}")
+        _warn_once(path, reason, stacklevel=5)
+
+    def discard(self, key: str, payload: bytes) -> bool:
+        """Remove the entry under `key` if it still holds `payload` (one the caller rejected).
+
+        Parameters
+        ----------
+        key : str
+            As for :meth:`get` (ValueError if invalid).
+        payload : bytes
+            What :meth:`get` returned.  An entry holding anything else (a concurrent writer's
+            replacement) or failing the trust checks stays.
+
+        Returns
+        -------
+        bool
+            True when the entry was removed.
+        """
+        path = self.path / _entry_name(key)
+        if not self.usable:
+            return False
+        try:
+            fd = os.open(path, _OPEN_FLAGS)
+        except OSError:
+            return False
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or _untrusted(st, os.getuid()):
+                return False
+            with os.fdopen(fd, "rb", closefd=False) as f:
+                stored, _ = _decode(f)
+        except OSError:
+            return False
+        finally:
+            os.close(fd)
+        return stored == payload and _remove_if_same(path, st)
 
     def put(self, key: str, payload: bytes) -> bool:
         """Store `payload` under `key`, atomically replacing any previous entry.

@@ -4,7 +4,9 @@ llvmlite 0.50 (LLVM 22): there is no ``llvm.binding.initialize()``; native targe
 printer are initialized once.  The optimizer is the new pass manager's default O3
 pipeline for the host CPU and its features, with glibc's libmvec as the vector library so
 the loop vectorizer turns ``exp``/``log``/``sin``... calls into their SIMD variants.
-Object code holds no run-time addresses, so it can be stored and reloaded.
+Object code holds no run-time addresses, so it can be stored and reloaded; ``load_object``
+bounds-checks it (``object_check``) before LLVM reads it, since LLVM's loader crashes the
+process on truncated object code.
 """
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ import re
 import threading
 
 import llvmlite.binding as llvm
+
+from .object_check import check as check_object
 
 LIBMVEC = "libmvec.so.1"
 _lock = threading.Lock()
@@ -85,10 +89,27 @@ class Machine:
     def __init__(self, engine, names):
         self.engine = engine
         self.addresses = {name: engine.get_function_address(name) for name in names}
+        missing = sorted(name for name, address in self.addresses.items() if not address)
+        if missing:     # calling address 0 would kill the process
+            raise ValueError(f"object code defines no kernel {', '.join(missing)}")
+
+
+@functools.lru_cache(maxsize=None)
+def host_object_header() -> bytes:
+    """The ELF header of object code this process emits: what loaded code must match."""
+    module = llvm.parse_assembly("")
+    module.triple = llvm.get_process_triple()
+    return target_machine().emit_object(module)[:64]
 
 
 def load_object(obj: bytes, names) -> Machine:
-    """Link object code into a fresh MCJIT engine."""
+    """Link object code into a fresh MCJIT engine; ValueError, before LLVM reads a byte, when
+    it is not in-bounds object code for this host (see ``object_check``)."""
+    check_object(obj, host_object_header())
+    return _link(obj, names)
+
+
+def _link(obj: bytes, names) -> Machine:
     tm = new_target_machine()
     with _lock:
         host = llvm.parse_assembly("")
