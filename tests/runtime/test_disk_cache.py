@@ -169,7 +169,8 @@ def test_truncated_entry(cache, length, match):
     assert cache.put("k", PAYLOAD)
     path = cache.path / "k.lzc"
     os.truncate(path, length)
-    assert_warns_once(path, match, lambda: cache.get("k"))
+    assert_warns_once(path, match + ".*; removed", lambda: cache.get("k"))
+    assert not path.exists()                    # one recompile, not one per process
     assert cache.put("k", PAYLOAD) and cache.get("k") == PAYLOAD   # a new put repairs it
 
 
@@ -202,7 +203,62 @@ def test_damaged_entry(cache, damage, match):
     raw = bytearray(path.read_bytes())
     damage(raw)
     path.write_bytes(bytes(raw))
-    assert_warns_once(path, match, lambda: cache.get("k"))
+    assert_warns_once(path, match + ".*; removed", lambda: cache.get("k"))
+    assert not path.exists()
+
+
+def test_damaged_entry_is_logged_each_time_it_is_met(tmp_path):
+    messages = []
+    cache = DiskCache(tmp_path / "cache", log=messages.append)
+    path = cache.path / "k.lzc"
+    for _ in range(2):
+        path.write_bytes(MAGIC + b"\0" * 10)
+        path.chmod(0o600)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert cache.get("k") is None
+    assert messages == [f"{path}: truncated header (18 of {HEADER} bytes); removed"] * 2
+
+
+def test_damaged_entry_replaced_before_its_removal_stays(cache, monkeypatch):
+    """A writer renaming a fresh entry in between the read and the removal keeps it."""
+    path = cache.path / "k.lzc"
+    path.write_bytes(b"damaged")
+    path.chmod(0o600)
+    real_lstat = os.lstat
+
+    def lstat_after_a_concurrent_put(target, *args, **kwargs):
+        if str(target) == str(path):
+            monkeypatch.setattr(os, "lstat", real_lstat)
+            assert DiskCache(cache.path).put("k", PAYLOAD)
+        return real_lstat(target, *args, **kwargs)
+    monkeypatch.setattr(os, "lstat", lstat_after_a_concurrent_put)
+    with pytest.warns(RuntimeWarning, match="truncated header") as record:
+        assert cache.get("k") is None
+    assert "removed" not in str(record[0].message)
+    assert cache.get("k") == PAYLOAD
+
+
+def test_discard_removes_only_the_entry_holding_the_rejected_payload(cache):
+    assert cache.put("k", PAYLOAD)
+    assert cache.discard("k", b"some other payload") is False
+    assert cache.get("k") == PAYLOAD
+    assert cache.discard("k", PAYLOAD) is True and not (cache.path / "k.lzc").exists()
+    assert cache.discard("k", PAYLOAD) is False          # absent: nothing to do, no warning
+    (cache.path / "d.lzc").mkdir()
+    assert cache.discard("d", PAYLOAD) is False and (cache.path / "d.lzc").is_dir()
+    with pytest.raises(ValueError):
+        cache.discard("../k", PAYLOAD)
+
+
+def test_discard_leaves_an_entry_it_does_not_trust(cache):
+    assert cache.put("k", PAYLOAD)
+    path = cache.path / "k.lzc"
+    path.chmod(0o666)
+    assert cache.discard("k", PAYLOAD) is False and path.exists()
+    os.symlink(path, cache.path / "link.lzc")
+    path.chmod(0o600)
+    assert cache.discard("link", PAYLOAD) is False and (cache.path / "link.lzc").is_symlink()
 
 
 @pytest.mark.parametrize("mode", [0o666, 0o620, 0o602, 0o622])
