@@ -39,6 +39,7 @@ class Generator:
         self.statements: list = []
         self.bounded: set = set()        # names produced by (or from) data-dependent producers
         self.frozen: set = set()         # views of NumPy scalars: never written (see _record)
+        self.foreign: set = set()        # NumPy arrays in the lazynum run too (numpy.array(x))
         self.errors = 0
         self.counter = 0
         self.base_shape = random_shape(self.rng)
@@ -83,7 +84,8 @@ class Generator:
             keep = (self.errors < MAX_ERRORS and _comparable_error(error)
                     and self.rng.random() < ERROR_KEEP_PROBABILITY)
         else:
-            keep = not any(_spoils(w) for w in caught) and self._values_acceptable()
+            keep = (not any(_spoils(w) for w in caught) and self._values_acceptable()
+                    and not _scalar_changed_type(candidate, before, self.ns))
         if not keep:
             self._restore(saved, before)
             return False
@@ -108,8 +110,13 @@ class Generator:
         # snapshot (README: known deviations), so np.transpose(w) is no view of it there.
         if candidate.kind == "sync.implicit:numpy_copy":
             self.frozen.update(new)
+        # What NumPy code makes from such an array may stay a NumPy array there (w.T, w + 1):
+        # only lazynum arrays have .sync().
+        if candidate.kind == "sync.implicit:numpy_copy" or referenced & self.foreign:
+            self.foreign.update(new)
         self.bounded &= set(self.ns)
         self.frozen &= set(self.ns)
+        self.foreign &= set(self.ns)
 
     def _snapshot(self) -> list:
         """Copies of every array's memory root, so a rejected in-place write can be undone."""
@@ -161,13 +168,15 @@ class Generator:
                 out.append(name)
         return out
 
-    def pick(self, accept=None, clean=True, writable=False, bounded_bias=0.35):
+    def pick(self, accept=None, clean=True, writable=False, bounded_bias=0.35, lazy=False):
         """A random array variable satisfying the filters, or None.  Variables that came
         from data-dependent producers are preferred (they are where the bugs are)."""
         names = []
         for name in self.variables():
             value = self.ns[name]
             if writable and (not isinstance(value, numpy.ndarray) or name in self.frozen):
+                continue
+            if lazy and name in self.foreign:
                 continue
             if clean and not is_clean(value):
                 continue
@@ -201,6 +210,17 @@ class Generator:
 def _comparable_error(error: Exception) -> bool:
     # A NameError or SyntaxError is the generator's own mistake, not NumPy's verdict.
     return not isinstance(error, (NameError, SyntaxError, AttributeError, RecursionError, MemoryError))
+
+
+def _scalar_changed_type(candidate, before, ns) -> bool:
+    """`s *= x` on a NumPy scalar rebinds it to a new dtype or shape; on lazynum's 0-d array
+    it updates in place (README: scalars are 0-d arrays), so such statements are left out."""
+    for name, old in before.items():
+        if isinstance(old, numpy.generic) and name in ns and ns[name] is not old:
+            new = ns[name]
+            if candidate.kind.startswith("write.") and (numpy.shape(new) != () or numpy.result_type(new) != old.dtype):
+                return True
+    return False
 
 
 def _spoils(caught) -> bool:

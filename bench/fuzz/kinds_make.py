@@ -139,12 +139,12 @@ def cast(g):
 
 
 def sync_explicit(g):
-    x = g.pick(clean=False)
+    x = g.pick(clean=False, lazy=True)
     if x is None:
         return None
     if g.chance(0.5):
         return Candidate("pass", "sync.explicit:method", lazy_text=f"{x}.sync()")
-    y = g.pick(clean=False) or x
+    y = g.pick(clean=False, lazy=True) or x
     return Candidate("pass", "sync.explicit:function", lazy_text=f"np.sync({x}, {y})")
 
 

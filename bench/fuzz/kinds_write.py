@@ -93,6 +93,8 @@ def copyto(g):
         return None
     value = g.value(x)
     source = rhs_for(g, value.shape, value.dtype.name)
+    if not value.flags.writeable and source in g.ns and numpy.shares_memory(value, g.value(source)):
+        return None       # NumPy skips copying an array onto itself, read-only or not
     where = ""
     if g.chance(0.35):
         mask = g.pick(lambda v: dtype_name(v) == BOOL and broadcasts_to(numpy.shape(v), value.shape), clean=False)
@@ -117,11 +119,15 @@ def out_argument(g):
         func = g.rng.choice(["np.negative", "np.abs", "np.square", "np.floor"])
         text = f"{func}({y}, out={x})"
     else:
+        # Only out= of the reduction's own dtype: into another dtype NumPy reduces in a mix
+        # of the two (np.min(int16, out=bool) is neither min-then-cast nor cast-then-min).
         ndim = value.ndim + 1
-        y = g.pick(lambda v: numpy.ndim(v) == ndim and numpy.shape(v)[1:] == value.shape, clean=False)
+        y = g.pick(lambda v: numpy.ndim(v) == ndim and numpy.shape(v)[1:] == value.shape
+                   and dtype_name(v) == value.dtype.name, clean=False)
         if y is None:
             return None
-        func = g.rng.choice(["np.sum", "np.max", "np.min", "np.prod"])
+        wide = value.dtype.name in ("int64", "uint64", "float64", "float32")
+        func = g.rng.choice(["np.max", "np.min"] + (["np.sum", "np.prod"] if wide else []))
         text = f"{func}({y}, axis=0, out={x})"
     return Candidate(text, "write.out")
 

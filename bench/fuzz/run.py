@@ -242,7 +242,12 @@ def compare(expected, got):
     if _python_scalar(expected):
         if type(got) is not type(expected):
             return "type", f"{type(got).__name__} {got!r}"
-        same = expected == got or (isinstance(expected, float) and math.isnan(expected) and math.isnan(got))
+        if isinstance(expected, float):
+            rtol, atol = TOLERANCES["float64"]
+            same = math.isclose(got, expected, rel_tol=rtol, abs_tol=atol) or expected == got or (
+                math.isnan(expected) and math.isnan(got))
+        else:
+            same = expected == got
         return None if same else ("value", _show(got))
     if _python_scalar(got):
         return "type", f"{type(got).__name__} {got!r}"
