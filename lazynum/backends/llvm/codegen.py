@@ -111,6 +111,9 @@ class KernelCodegen:
         self.param_position = {b.name: j for j, b in enumerate(params)}
         self.buffer_dtype = {b.name: b.dtype for b in kernel.buffers}
         self.e = Emitter()
+        self.e.value_sizes = frozenset(
+            [b.dtype.itemsize for b in kernel.buffers]
+            + [s.dtype.itemsize for phase in kernel.phases for s in phase.body])
         self.values: dict = {}      # IR statement / reduction names -> SSA operand
         self.dtypes: dict = {}
         self.vars: dict = {}        # loop var -> SSA i64

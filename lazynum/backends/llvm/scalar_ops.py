@@ -100,8 +100,9 @@ class Emitter:
     def __init__(self):
         self.lines: list = []
         self.declarations: set = set()
-        self.math: set = set()        # (function, itemsize) pairs for ``vector_math.definitions``
+        self.math: set = set()        # what ``vector_math.definitions`` must define
         self.math_calls = 0           # calls emitted so far (loops around them interleave once)
+        self.value_sizes = frozenset()  # item sizes of the values in the loops (vector widths)
         self.counter = 0
 
     def tmp(self) -> str:

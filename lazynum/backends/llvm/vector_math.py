@@ -43,7 +43,6 @@ _ATTRS = "nounwind willreturn memory(none)"
 # optimizer and get fast instruction selection: each would cost a module about a
 # millisecond of compile time, and their work is small next to the call they make.
 _GLUE = f"noinline optnone {_ATTRS}"
-_FAST_EXPONENTS = (-1.0, 0.0, 0.5, 1.0, 2.0)
 
 
 def _type(itemsize: int) -> str:
@@ -76,31 +75,42 @@ def vector_variant(name: str, itemsize: int):
 
 def call(e, name: str, dt: np.dtype, args) -> str:
     """Emit ``name(*args)`` in float dtype ``dt`` (see the module docstring); the module
-    gets its definitions from ``definitions`` through ``e.math``."""
-    t, bits = _type(dt.itemsize), dt.itemsize * 8
+    gets its definitions from ``definitions`` through ``e.math``, which collects
+    ``(name, itemsize, width)`` (width None: the scalar function)."""
+    t, bits, size = _type(dt.itemsize), dt.itemsize * 8, dt.itemsize
     operands = ", ".join(f"{t} {a}" for a in args)
-    vectorized = vector_variant(name, dt.itemsize) is not None
+    variant = vector_variant(name, size)
     if name == POWER_UNIFORM:
         # its scalar body takes sqrt (declared like the kernels' own) and pow
         e.declarations.add(f"declare {t} @llvm.sqrt.f{bits}({t}) #0")
-        if not vectorized:
-            e.declarations.add(f"declare {t} @{_libm_name('pow', dt.itemsize)}({t}, {t}) #0")
-        e.math |= {(POWER_UNIFORM, dt.itemsize)} | ({("pow", dt.itemsize)} if vectorized else set())
-    elif not vectorized:
-        fn = _libm_name(name, dt.itemsize)
+        if variant is None:
+            e.declarations.add(f"declare {t} @{_libm_name('pow', size)}({t}, {t}) #0")
+        else:
+            e.math.add(("pow", size, None))
+    elif variant is None:
+        fn = _libm_name(name, size)
         e.declarations.add(f"declare {t} @{fn}({', '.join([t] * len(args))}) #0")
         return e.assign(f"call {t} @{fn}({operands}) nobuiltin {_ATTRS}")
-    e.math.add((name, dt.itemsize))
+    e.math.add((name, size, None))
     e.math_calls += 1
-    mappings = f" \"vector-function-abi-variant\"=\"{_mappings(name, dt.itemsize)}\"" if vectorized else ""
-    return e.assign(f"call {t} @{_shim(name, dt.itemsize)}({operands}) {_ATTRS}{mappings}")
+    mappings = ""
+    if variant is not None:
+        widths = _widths(variant[1], size, e.value_sizes)
+        e.math.update((name, size, w) for w in widths if w != variant[1])
+        shim, params = _shim(name, size), "v" * ARITY[name]
+        listed = ",".join(f"_ZGV_LLVM_N{w}{params}_{shim}({_variant_name(name, size, w)})"
+                          for w in widths)
+        mappings = f" \"vector-function-abi-variant\"=\"{listed}\""
+    return e.assign(f"call {t} @{_shim(name, size)}({operands}) {_ATTRS}{mappings}")
 
 
-def _widths(lanes: int):
-    """The vector widths with variants: a loop's width is ``lanes`` when this dtype is its
-    widest type, half or twice that when it mixes float32 and float64 (any other width
-    calls the scalar function once per lane: slower, same values)."""
-    return (max(lanes // 2, 2), lanes, 2 * lanes)
+def _widths(lanes: int, itemsize: int, value_sizes) -> tuple:
+    """The vector widths a loop may call this function at: ``lanes`` when its dtype is the
+    loop's widest type; half that beside a wider type (float32 math in a float64 loop),
+    twice beside a narrower one.  (Any other width calls the scalar function once per
+    lane: slower, the same values.)"""
+    return ((lanes,) + ((max(lanes // 2, 2),) if any(s > itemsize for s in value_sizes) else ())
+            + ((2 * lanes,) if any(4 <= s < itemsize for s in value_sizes) else ()))
 
 
 def _variant_name(name, itemsize, width) -> str:
@@ -110,37 +120,29 @@ def _variant_name(name, itemsize, width) -> str:
     return f"{_shim(name, itemsize)}.v{width}"
 
 
-def _mappings(name: str, itemsize: int) -> str:
-    _, lanes = vector_variant(name, itemsize)
-    shim, params = _shim(name, itemsize), "v" * ARITY[name]
-    return ",".join(f"_ZGV_LLVM_N{w}{params}_{shim}({_variant_name(name, itemsize, w)})"
-                    for w in _widths(lanes))
-
-
 def definitions(used) -> list:
-    """IR text for the ``(name, itemsize)`` pairs kernels call: declarations, the scalar
-    functions, the vector variants, and ``@llvm.compiler.used`` keeping the variants
-    (referenced only from call attributes) alive until the vectorizer uses them."""
+    """IR text for what kernels call (``(name, itemsize, width)``, see ``call``):
+    declarations, the scalar functions, the vector variants, and ``@llvm.compiler.used``
+    keeping the variants (referenced only from call attributes) alive until the vectorizer
+    uses them."""
     declarations, lines, kept = set(), [], []
-    for name, itemsize in sorted(used):
+    for name, itemsize in sorted({(n, i) for n, i, _ in used}):
         variant = vector_variant(name, itemsize)
         if name == POWER_UNIFORM:
             lines.append(_power_uniform_function(itemsize, None, declarations))
+            if variant is not None:       # the W-lane function every width goes through
+                lines.append(_power_uniform_function(itemsize, variant[1], declarations))
+                kept.append(f"ptr @{_variant_name(name, itemsize, variant[1])}")
         else:
             symbol, lanes = variant
             vec = f"<{lanes} x {_type(itemsize)}>"
             declarations.add(f"declare {vec} @{symbol}({', '.join([vec] * ARITY[name])}) {_ATTRS}")
             lines.append(_scalar_function(name, itemsize, symbol, lanes))
-        for width in _widths(variant[1]) if variant else ():
+        for width in sorted(w for n, i, w in used if (n, i) == (name, itemsize) and w is not None):
             lanes = variant[1]
-            if name == POWER_UNIFORM and width == lanes:
-                lines.append(_power_uniform_function(itemsize, width, declarations))
-            elif width != lanes:      # other widths go through the W-lane function too
-                lines.append(_vector_function(name, itemsize, _variant_name(name, itemsize, lanes),
-                                              lanes, width))
-            else:
-                continue
-            kept.append(f"ptr @{_shim(name, itemsize)}.v{width}")
+            lines.append(_vector_function(name, itemsize, _variant_name(name, itemsize, lanes),
+                                          lanes, width))
+            kept.append(f"ptr @{_variant_name(name, itemsize, width)}")
     if kept:
         lines.append(f"@llvm.compiler.used = appending global [{len(kept)} x ptr] "
                      f"[{', '.join(kept)}], section \"llvm.metadata\"")
@@ -209,8 +211,11 @@ def _concatenate(body, parts, t, width) -> str:
 def _power_uniform_function(itemsize, width, declarations) -> str:
     """NumPy's float power loop for an exponent of stride 0: -1, 0, 0.5, 1 and 2 give
     ``1/a``, ``1``, ``sqrt(a)``, ``a`` and ``a*a`` (exact IEEE operations, so every width
-    agrees), any other exponent ``pow`` (one implementation, see the module docstring),
-    which a vector whose lanes all have fast exponents skips.  ``width`` None: scalar."""
+    agrees), any other exponent ``pow`` (one implementation, see the module docstring).
+    The exponent is one value, so the function returns as soon as every lane has the
+    same fast exponent (``x ** 2.0`` costs a multiply, not a pow); mixed lanes (never
+    from a kernel, but the variant must match the scalar function) take every path.
+    ``width`` None: the scalar function."""
     scalar, bits = _type(itemsize), itemsize * 8
     t = scalar if width is None else f"<{width} x {scalar}>"
     cond = "i1" if width is None else f"<{width} x i1>"
@@ -226,23 +231,33 @@ def _power_uniform_function(itemsize, width, declarations) -> str:
 
     def const(v):
         return f"{v!r}" if width is None else f"splat ({scalar} {v!r})"
-    body = ["entry:"] + [f"  %is{k} = fcmp oeq {t} %a1, {const(v)}" for k, v in enumerate(_FAST_EXPONENTS)]
-    body += [f"  %f1 = or {cond} %is0, %is1", f"  %f2 = or {cond} %f1, %is2",
+    results = {2.0: (f"fmul {t} %a0, %a0", "%square"), 0.5: (f"call {t} @{sqrt}({t} %a0)", "%root"),
+               -1.0: (f"fdiv {t} {const(1.0)}, %a0", "%inverse"), 1.0: (None, "%a0"),
+               0.0: (None, const(1.0))}
+    body = ["entry:"]
+    for k, v in enumerate((2.0, 0.5, -1.0, 1.0, 0.0)):     # the likeliest first
+        body.append(f"  %is{k} = fcmp oeq {t} %a1, {const(v)}")
+        every = f"%is{k}"
+        if width is not None:
+            body.append(f"  %every{k} = call i1 @llvm.vector.reduce.and.v{width}i1({cond} %is{k})")
+            every = f"%every{k}"
+        body += [f"  br i1 {every}, label %fast{k}, label %next{k}", f"fast{k}:"]
+        instruction, value = results[v]
+        if instruction:
+            body.append(f"  {value} = {instruction}")
+        body += [f"  ret {t} {value}", f"next{k}:"]
+    chain = f"{t} %a0"
+    for k, v in ((0, 2.0), (1, 0.5), (2, -1.0), (4, 0.0)):  # one lane's value each
+        instruction, value = results[v]
+        if instruction:
+            body.append(f"  {value}.m = {instruction}")
+            value += ".m"
+        body.append(f"  %m{k} = select {cond} %is{k}, {t} {value}, {chain}")
+        chain = f"{t} %m{k}"
+    body += [f"  %p = call {t} @{pow_fn}({t} %a0, {t} %a1) {pow_attrs}",
+             f"  %f1 = or {cond} %is0, %is1", f"  %f2 = or {cond} %f1, %is2",
              f"  %f3 = or {cond} %f2, %is3", f"  %fast = or {cond} %f3, %is4",
-             f"  %square = fmul {t} %a0, %a0", f"  %root = call {t} @{sqrt}({t} %a0)",
-             f"  %inverse = fdiv {t} {const(1.0)}, %a0",
-             f"  %r4 = select {cond} %is4, {t} %square, {t} %a0",
-             f"  %r3 = select {cond} %is2, {t} %root, {t} %r4",
-             f"  %r2 = select {cond} %is1, {t} {const(1.0)}, {t} %r3",
-             f"  %r1 = select {cond} %is0, {t} %inverse, {t} %r2"]
-    all_fast = "%fast"
-    if width is not None:
-        body.append(f"  %all = call i1 @llvm.vector.reduce.and.v{width}i1({cond} %fast)")
-        all_fast = "%all"
-    body += [f"  br i1 {all_fast}, label %done, label %general", "general:",
-             f"  %p = call {t} @{pow_fn}({t} %a0, {t} %a1) {pow_attrs}",
-             f"  %mixed = select {cond} %fast, {t} %r1, {t} %p", "  br label %done", "done:",
-             f"  %r = phi {t} [%r1, %entry], [%mixed, %general]", f"  ret {t} %r", "}"]
+             f"  %r = select {cond} %fast, {chain}, {t} %p", f"  ret {t} %r", "}"]
     name = _shim(POWER_UNIFORM, itemsize) + ("" if width is None else f".v{width}")
     attrs = _GLUE if width is None else _ATTRS
     return "\n".join([f"define internal {t} @{name}({t} %a0, {t} %a1) {attrs} {{"] + body)
