@@ -52,13 +52,16 @@ def numpy_constant(value, dtype=None) -> "nodes.Node":
 def to_node(x, dtype=None) -> "nodes.Node":
     """Strong conversion: the node for ``x`` (optionally cast to ``dtype``).
 
-    ``x`` may be a lazynum array, anything NumPy converts, or already a node (internal
-    callers pass those through).
+    ``x`` may be a lazynum array, an array type above this layer that names its lazynum
+    array (``__lazynum_array__``: a bounded array's true-size view), anything NumPy
+    converts, or already a node (internal callers pass those through).
     """
     if isinstance(x, ndarray):
         node = x._n()
     elif isinstance(x, nodes.Node):
         node = x
+    elif hasattr(type(x), "__lazynum_array__"):
+        node = x.__lazynum_array__()._n()
     elif _contains_lazy(x) and isinstance(x, (list, tuple)):
         from .joining import stack
         node = stack([to_array(item) for item in x])._n()
@@ -73,6 +76,8 @@ def to_array(x, dtype=None) -> ndarray:
     """``x`` as a lazynum array (no copy of an existing lazynum array of that dtype)."""
     if isinstance(x, ndarray) and (dtype is None or x.dtype == dtype):
         return x
+    if hasattr(type(x), "__lazynum_array__"):
+        return to_array(x.__lazynum_array__(), dtype)
     return wrap(to_node(x, dtype))
 
 

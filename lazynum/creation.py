@@ -61,6 +61,10 @@ def asarray(obj, dtype=None, order=None, *, copy=None, like=None):
     mutates the NumPy array it passed in.
     """
     order = layouts.order_code(order)
+    if hasattr(type(obj), "__lazynum_array__"):      # a bounded array is a lazynum array
+        if (dtype is None or obj.dtype == dtypes.normalize(dtype)) and not copy and order in "KA":
+            return obj
+        obj = obj.__lazynum_array__()
     if isinstance(obj, ndarray):
         same_dtype = dtype is None or obj.dtype == dtypes.normalize(dtype)
         if same_dtype and not copy and _has_order(obj._layout(), order):

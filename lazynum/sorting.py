@@ -242,8 +242,8 @@ def searchsorted(a, v, side="left", sorter=None):
             raise TypeError("sorter must only contain integers")
         if s.size != a_node.size:
             raise ValueError("sorter.size must equal a.size")
-        # Through uint64 so that negative indices fail the bounds check (NumPy rejects them).
-        index = _apply(CHECK_INDEX, (cast(s, dtypes.UINT64),), (a_node.size, 0))
+        # NumPy rejects negative sorter entries: no wrap-around here.
+        index = _apply(CHECK_INDEX, (s,), (a_node.size, 0, False))
         a_node = _apply(TAKE, (a_node, index), (0,))
     dt = dtypes.result_type(a_node.dtype, v_node.dtype)
     return wrap(_apply(SEARCHSORTED, (cast(a_node, dt), cast(v_node, dt)), (side,)))

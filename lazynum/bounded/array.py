@@ -89,6 +89,23 @@ def bounded_form(function, original):
     return function
 
 
+def valid_mask(shape, sizes, axes=None) -> ndarray:
+    """Bool array of the padded ``shape``: True inside the run-time ``sizes`` (one per dim,
+    None for a regular dim) of the bounded ``axes`` (all when None)."""
+    from .. import creation
+    mask = None
+    for k, size in enumerate(sizes):
+        if size is None or (axes is not None and k not in axes):
+            continue
+        view = [1] * len(shape)
+        view[k] = shape[k]
+        inside = creation.arange(shape[k]).reshape(view) < size
+        mask = inside if mask is None else mask & inside
+    if mask is None:
+        return creation.ones(shape, dtype=bool)
+    return mask
+
+
 def _snapshot(array):
     """``array``'s value now, as an array later writes to ``array`` do not reach."""
     return wrap(array._n()) if isinstance(array, ndarray) else array
@@ -179,18 +196,7 @@ class BoundedArray:
 
     def valid_mask(self, axes=None) -> ndarray:
         """Bool data-shaped array: True inside the run-time sizes of the bounded ``axes``."""
-        from .. import creation
-        mask = None
-        for k, size in enumerate(self._sizes):
-            if size is None or (axes is not None and k not in axes):
-                continue
-            shape = [1] * self.ndim
-            shape[k] = self._data.shape[k]
-            inside = creation.arange(self._data.shape[k]).reshape(shape) < size
-            mask = inside if mask is None else mask & inside
-        if mask is None:
-            return creation.ones(self._data.shape, dtype=bool)
-        return mask
+        return valid_mask(self._data.shape, self._sizes, axes)
 
     # -- values ---------------------------------------------------------------------------------
     def materialize(self, reason: str = "bounded") -> ndarray:
@@ -213,6 +219,12 @@ class BoundedArray:
         """The data's and the sizes' nodes still to compute (one sync computes them all)."""
         held = [self._data._n()] + [s._n() for s in self._sizes if s is not None]
         return [n for n in held if n.buffer is None]
+
+    def __lazynum_array__(self) -> ndarray:
+        """The lazynum array the front end reads this one as: the true-size view (a sync),
+        so a function-form view (``np.transpose(y)``, ``np.broadcast_to``, ...) shares
+        ``y``'s storage like the method forms."""
+        return self.materialize("bounded")
 
     def __array__(self, dtype=None, copy=None):
         return self.materialize("__array__").__array__(dtype=dtype, copy=copy)

@@ -15,7 +15,7 @@ from ..conversion import to_array
 from ..expr import node as nodes
 from ..expr.checks import ASSERT_ALL
 from ..expr.shapes import normalize_axes, normalize_axis
-from .array import BoundedArray, materialized
+from .array import BoundedArray, materialized, valid_mask
 
 
 def checked(value: ndarray, ok: ndarray, exception: str, message: str) -> ndarray:
@@ -129,6 +129,8 @@ def ufunc(uf, inputs, kwargs):
     arrays, sizes = align(inputs)
     fn = ufuncs.UFUNCS[uf.__name__]
     result = fn(*arrays, **kwargs)
+    if uf is np.power and result.dtype.kind in "iu" and any(s is not None for s in sizes):
+        result = fn(arrays[0], _padding_exponent(arrays[1], result, sizes), **kwargs)
     source = source_rows(inputs)
     if source is not None:
         operands, keep = source
@@ -139,6 +141,14 @@ def ufunc(uf, inputs, kwargs):
     if isinstance(result, tuple):
         return tuple(_wrap(r, sizes) for r in result)
     return _wrap(result, sizes)
+
+
+def _padding_exponent(exponent, result, sizes):
+    """An integer power's exponent with 1 in the padding: NumPy raises on a negative integer
+    exponent in any element it computes, and the padding must never raise (an empty
+    selection ** -1 is an empty array)."""
+    inside = valid_mask(result.shape, sizes)
+    return mathfuncs.where(inside, exponent, 1).astype(result.dtype)
 
 
 def _into(uf, inputs, out, dtype):
@@ -221,7 +231,7 @@ def source_rows(operands):
             keep = k
             out.append(source)
         else:
-            if np.ndim(x) == ndim and np.shape(x)[0] != 1:
+            if ndim and np.ndim(x) == ndim and np.shape(x)[0] != 1:
                 return None
             out.append(x)
     return None if keep is None else (out, keep)

@@ -166,6 +166,10 @@ METHODS = {
 
 def _first_is_bounded(original, bounded):
     def function(*args, **kwargs):
+        out = kwargs.get("out")
+        if isinstance(out, BoundedArray):    # written through its true-size view (a sync)
+            function(*args, **{**kwargs, "out": out.materialize()})
+            return out
         if args and isinstance(args[0], BoundedArray):
             return bounded(*args, **kwargs)
         return original(*args, **kwargs)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import operator
 
 from .. import creation, dtypes, mathfuncs, ufuncs
-from ..arraytype import ndarray
+from ..arraytype import ndarray, wrap_scalar
 from ..conversion import to_array
 from .array import BoundedArray, materialized
 from .compute import checked, source_rows
@@ -58,8 +58,8 @@ def _element(y, index):
     position = size + index if index < 0 else to_array(index)
     position = checked(position, (position >= 0) & (position < size), "IndexError",
                        f"index {index} is out of bounds for axis 0 (bounded; checked at run time)")
-    row = y._data.take(position, axis=0)
-    return BoundedArray(row, y._sizes[1:]) if any(s is not None for s in y._sizes[1:]) else row
+    # NumPy returns a scalar: read, ``y[i] op= v`` computes and stores back (setitem casting)
+    return wrap_scalar(y._data.take(position, axis=0)._n())
 
 
 def _plain_slice(key):

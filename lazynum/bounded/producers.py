@@ -100,7 +100,8 @@ def argwhere(a) -> BoundedArray:
         _, _, size = _flat_indices(a)
         return BoundedArray(creation.zeros((1, 0), dtype=np.int64), (size, None))
     coords = nonzero(a)
-    data = joining.stack([c._data for c in coords], axis=1)
+    # NumPy's argwhere is transpose(nonzero): F-ordered, so its ravel/reshape copy
+    data = joining.stack([c._data for c in coords], axis=0).T
     return BoundedArray(data, (coords[0]._sizes[0], None))
 
 
@@ -193,9 +194,11 @@ def mask_assign(x: ndarray, mask: ndarray, value: BoundedArray) -> None:
     bound = int(value._data.shape[0])
     position = reductions.cumsum(flat.astype(dtypes.INT64)) - 1
     position = mathfuncs.clip(position, 0, max(bound - 1, 0))
-    size = checked(value._sizes[0], value._sizes[0] == count, "ValueError",
+    given = value._sizes[0]
+    size = checked(given, (given == count) | (given == 1), "ValueError",
                    "NumPy boolean array indexing assignment cannot assign the bounded array's "
                    "values to a different number of positions where the mask is true")
+    position = mathfuncs.where(given == 1, 0, position)      # one value fills every position
     rows = value._data.take(position, axis=0) if bound else creation.zeros((n,) + rest, x.dtype)
     # setitem's unsafe cast before the select, so ``where`` never promotes (uint64 into
     # int8 through float64 would lose the low bits NumPy keeps)

@@ -24,15 +24,17 @@ def _check_index_shape(args, attrs):
     return args[0].shape
 
 
-def normalize_indices(idx: np.ndarray, size: int, axis: int) -> np.ndarray:
+def normalize_indices(idx: np.ndarray, size: int, axis: int, negative: bool = True) -> np.ndarray:
     """Integer indices for an axis of ``size`` as a new non-negative int64 array; NumPy's
-    IndexError for any out of bounds.  uint64 is compared before the cast to int64, which
-    would wrap its largest values.  (The front end applies it to host indices at the call;
-    ``check_index`` applies it to lazy ones at the sync.)"""
+    IndexError for any out of bounds.  NumPy casts index arrays to intp first, so uint64
+    values of 2**63 and above wrap to negative indices (2**64 - 1 is -1), as here.  (The
+    front end applies it to host indices at the call; ``check_index`` applies it to lazy
+    ones at the sync.)  ``negative=False`` refuses negative indices (searchsorted's
+    sorter)."""
     out = idx.astype(np.int64)
-    bad = (idx >= size) if idx.dtype == np.uint64 else (out < -size) | (out >= size)
+    bad = (out < (-size if negative else 0)) | (out >= size)
     if bad.any():
-        raise IndexError(f"index {idx[bad].flat[0]} is out of bounds for axis {axis} with size {size}")
+        raise IndexError(f"index {out[bad].flat[0]} is out of bounds for axis {axis} with size {size}")
     np.add(out, size, out=out, where=out < 0)
     return out
 
@@ -44,7 +46,8 @@ def _check_index_reference(arrays, attrs):
 CHECK_INDEX = register(
     "check_index", "index", shape=_check_index_shape, dtype=lambda args, attrs: dtypes.INT64,
     reference=_check_index_reference, may_fail=True,
-    doc="Normalize integer indices into [0, size) for axis; IndexError at run time if out of bounds.")
+    doc="Normalize integer indices into [0, size) for axis; IndexError at run time if out of "
+        "bounds (attrs: size, axis, and optionally False to refuse negative indices).")
 CHECK_INDEX.vjp = _d.NOT_FLOAT
 
 

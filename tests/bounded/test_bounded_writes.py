@@ -274,7 +274,7 @@ def test_a_selection_of_one_element_broadcasts_like_numpy(thresholds):
     else:
         a = lnp.asarray(x)
         with pytest.raises(ValueError):
-            lnp.asarray(a[a > t1] + a)
+            np.asarray(a[a > t1] + a)
 
 
 def test_bounded_sizes_that_neither_agree_nor_are_one_raise_at_the_sync():
@@ -285,3 +285,94 @@ def test_bounded_sizes_that_neither_agree_nor_are_one_raise_at_the_sync():
     stacked = lnp.stack([a[a > 6], a[a > 8]])  # 2 and 1: stack does not broadcast
     with pytest.raises(ValueError, match="same shape"):
         stacked.sync()
+
+
+# --- found by the random-program fuzzer (bench/fuzz), shrunk -------------------------------------
+
+@pytest.mark.parametrize("make_view", [
+    lambda m, y: m.transpose(y), lambda m, y: m.swapaxes(y, 0, 1), lambda m, y: m.moveaxis(y, 0, 1),
+    lambda m, y: m.expand_dims(y, 0), lambda m, y: m.asarray(y)])
+def test_function_form_views_of_a_bounded_array_share_its_storage(make_view):
+    def program(m, a):
+        y = m.argwhere(a)
+        view = make_view(m, y)
+        view[0, 0] = 7
+        y[1] = -1
+        return {"y": y, "view": view}
+    both(program, np.array([[6, 0], [-2, 1]], dtype=np.int8))
+
+
+def test_asarray_of_a_bounded_array_is_the_array_itself():
+    a = lnp.asarray(np.array([3.0, -1.0]))
+    s = a[a > 0]
+    assert lnp.asarray(s) is s
+    lnp.asarray(s)[...] = 0
+    assert_same(s, np.zeros(1))
+
+
+def test_broadcast_to_of_a_selection_is_a_view():
+    def program(m, a):
+        s = a[a != 9]
+        b = m.broadcast_to(s, (2, 3))
+        s[::2] = -2
+        return {"b": b}
+    both(program, [1, 2, 3])
+
+
+def test_reduction_into_a_bounded_out():
+    def program(m, a, b):
+        y = m.argwhere(a)
+        m.min(b, axis=0, out=y)
+        m.sum(b, axis=0, out=y)
+        return {"y": y}
+    both(program, np.array([[1, 0], [0, 5]], dtype=np.int16), np.ones((3, 2, 2), dtype=np.int32))
+
+
+def test_augmented_assignment_to_an_element_of_a_selection_is_scalar_read_then_store():
+    def program(m, a):
+        y = m.flatnonzero(a)
+        y[1] /= -1            # a scalar: y[1] / -1 is float, stored back with setitem casting
+        y[-1] -= 2.5
+        return {"y": y}
+    both(program, np.array([[-3.5, -2.0], [-3.0, 3.5]]))
+
+
+def test_ufunc_out_a_bounded_array_from_a_0d_input():
+    def program(m, a, b):
+        y = b[a < 3]
+        m.floor(m.float64(2.5) if m is np else lnp.asarray(np.float64(2.5)), out=y)
+        return {"y": y}
+    both(program, np.zeros((1, 4), dtype=np.int16), np.zeros((1, 4), dtype=np.float32))
+
+
+@pytest.mark.parametrize("kept", [0, 1, 3])
+def test_mask_assignment_of_a_one_element_selection_broadcasts(kept):
+    def program(m, a, b):
+        a[a < kept] = m.compress(b > -5, b)
+        return {"a": a}
+    both(program, np.array([0, 1, 2], dtype=np.uint8), np.array([4], dtype=np.int8))
+
+
+def test_concatenate_of_a_selection_and_a_0d_array_raises_numpys_value_error():
+    a = lnp.asarray(np.array([1, 0]))
+    with pytest.raises(ValueError, match="same number of dimensions"):
+        lnp.concatenate([a[a > 0], lnp.asarray(np.int64(3))])
+
+
+def test_integer_power_of_an_empty_selection_does_not_raise():
+    def program(m, a):
+        empty, full = a[a < -4], a[a >= 0]
+        return {"empty": empty ** -1, "square": full ** 2}
+    both(program, np.array([0, 2, 3]))
+    a = lnp.asarray(np.array([2, 3]))
+    with pytest.raises(ValueError, match="negative integer powers"):
+        np.asarray(a[a > 0] ** -1)
+
+
+def test_argwhere_is_f_ordered_so_its_ravel_copies():
+    def program(m, a):
+        y = m.argwhere(a)
+        flat = y.ravel()
+        y[:, [0]] = 1
+        return {"flat": flat, "y": y}
+    both(program, np.array([[[-1], [-3]]], dtype=np.int32))
