@@ -28,19 +28,11 @@ PROGRAMS = 150            # per backend: about 25 s of llvm compiles, 2 s on the
 MIN_STATEMENTS, MAX_STATEMENTS = 5, 20
 
 
-def _both(finding: str, *seeds) -> dict:
-    return {(seed, backend): finding for seed in seeds for backend in ("llvm", "numpy")}
-
-
-# (seed, backend) -> finding, for programs failing on a known bug (strict xfail).  Remove an
-# entry when its bug is fixed (strict: the case then fails as XPASS until it is removed).
-KNOWN_FAILURES: dict = {
-    **_both("F4: np.expand_dims of a bounded array is a copy, not a view", 26),
-    **_both("F7 (F4): np.asarray(bounded) returns a new array, not the array itself", 66),
-    **_both("F1: a reduction with out= a bounded array raises TypeError", 111),
-    **_both("F13: argwhere's result is C-ordered (NumPy's is F-ordered), so its ravel() is a "
-            "view where NumPy's is a copy", 124),
-}
+# (seed, backend) -> finding, for programs failing on a known bug: those cases become strict
+# xfails naming the finding (e.g. {(26, "llvm"): "F4: np.expand_dims of a bounded array is
+# a copy"}).  Remove an entry when its bug is fixed: strict makes the case fail as XPASS
+# until it is removed.  Empty: the slice passes on both backends.
+KNOWN_FAILURES: dict = {}
 
 
 def _program(seed: int) -> Program:
