@@ -6,7 +6,7 @@ import numpy
 from .program import Candidate
 from .texts import (axis_text, basic_index, broadcasts_to, dtype_name, partner, rhs_for,
                     scalar_literal, threshold)
-from .values import BOOL, INTEGER, cast_is_defined
+from .values import BOOL, INTEGER, cast_is_defined, is_clean
 
 AUGMENTED = ["+=", "-=", "*=", "+=", "//=", "|=", "/=", "%="]
 
@@ -72,7 +72,10 @@ def mask_write(g):
         return None
     value = g.value(x)
     roll = g.rng.random()
-    if roll < 0.5 or value.dtype.kind == "b":
+    if not is_clean(value):
+        # a threshold taken from NumPy's last bits could fall either side in lazynum's
+        mask = f"np.isnan({x})" if g.chance(0.5) else f"{x} > 0"
+    elif roll < 0.5 or value.dtype.kind == "b":
         mask = f"{x} > {threshold(g, x)}" if value.dtype.kind != "b" else x
     else:
         mask = g.pick(lambda v: dtype_name(v) == BOOL and numpy.shape(v) == value.shape, clean=False)
@@ -98,7 +101,7 @@ def copyto(g):
     where = ""
     if g.chance(0.35):
         mask = g.pick(lambda v: dtype_name(v) == BOOL and broadcasts_to(numpy.shape(v), value.shape), clean=False)
-        where = f", where={mask or f'{x} > {threshold(g, x)}'}"
+        where = f", where={mask or f'{x} > {threshold(g, x) if is_clean(value) else 0}'}"
     casting = ", casting='unsafe'" if g.chance(0.2) and cast_is_defined(g.value(source) if source in g.ns else 0, value.dtype.name) else ""
     return Candidate(f"np.copyto({x}, {source}{where}{casting})", "write.copyto")
 
