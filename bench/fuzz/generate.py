@@ -21,7 +21,6 @@ from .values import (MAX_SIZE, SUPPORTED, is_clean, random_array, random_dtype, 
                      related_shape)
 
 KINDS = {**kinds_make.KINDS, **kinds_compute.KINDS, **kinds_write.KINDS, **kinds_data.KINDS}
-KIND_GROUPS = sorted({name.split(".")[0] for name in KINDS})
 INPUT_NAMES = ("a", "b", "c", "d")
 MAX_ERRORS = 2              # statements NumPy rejects, per program
 ERROR_KEEP_PROBABILITY = 0.12

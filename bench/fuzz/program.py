@@ -64,9 +64,9 @@ class Program:
         return {name: array.copy() for name, array in self.inputs}
 
     def lines(self, lazy: bool) -> list:
-        """The program as plain source lines (inputs first)."""
-        module = "np"
-        out = [f"{name} = {module}.asarray({array_literal(array)})" for name, array in self.inputs]
+        """The program as plain source lines, inputs first (for reading; the runner binds
+        the inputs itself)."""
+        out = [f"{name} = np.asarray({array_literal(array)})" for name, array in self.inputs]
         out += [statement.source(lazy) for statement in self.statements]
         return out
 

@@ -134,13 +134,5 @@ def cast_target(g, value) -> str | None:
     return None
 
 
-def float_or_int(value) -> bool:
-    return dtype_name(value) != BOOL
-
-
-def is_float(value) -> bool:
-    return dtype_name(value) in FLOAT
-
-
 __all__ = ["axis_text", "basic_index", "broadcasts_to", "broadcasts_with", "cast_target",
-           "dtype_text", "partner", "rhs_for", "scalar_literal", "threshold"]
+           "dtype_name", "dtype_text", "partner", "rhs_for", "scalar_literal", "threshold"]
