@@ -5,7 +5,7 @@ import numpy
 
 from .program import Candidate
 from .texts import axis_text, dtype_name, partner, scalar_literal, threshold
-from .values import BOOL, FLOAT, INTEGER
+from .values import BOOL, FLOAT, INTEGER, is_clean
 
 ARITHMETIC = ["+", "-", "*", "+", "*", "/", "//", "%"]
 COMPARISON = ["<", "<=", ">", ">=", "==", "!="]
@@ -83,13 +83,26 @@ UNARY = {
     "np.logical_not({x})": None,
     "np.square({x})": lambda v: dtype_name(v) != BOOL,
     "{x} * 1": None,
+    "np.sin({x})": lambda v: dtype_name(v) in FLOAT + ("int16", "int32"),
+    "np.cos({x})": lambda v: dtype_name(v) in FLOAT,
+    "np.tanh({x})": lambda v: dtype_name(v) in FLOAT,
+    "np.arctan({x})": lambda v: dtype_name(v) in FLOAT + ("int32",),
+    "np.log1p(np.abs({x}))": lambda v: dtype_name(v) in FLOAT,
+    "np.expm1({x} * 0.25)": lambda v: dtype_name(v) in FLOAT,
+    "np.cbrt({x})": lambda v: dtype_name(v) in FLOAT,
+    "np.trunc({x})": lambda v: dtype_name(v) in FLOAT,
+    "np.ceil({x})": lambda v: dtype_name(v) in FLOAT,
+    "np.rint({x})": lambda v: dtype_name(v) in FLOAT,
+    "np.round({x}, 1)": lambda v: dtype_name(v) != BOOL,
+    "np.nan_to_num({x})": lambda v: dtype_name(v) in FLOAT,
 }
+EXACT_UNARY = ("np.abs({x})", "np.isnan({x})", "-{x}", "{x} * 1", "np.isfinite({x})")
 
 
 def unary(g):
     form = g.rng.choice(list(UNARY))
     accept = UNARY[form]
-    x = g.pick(accept, clean=form not in ("np.abs({x})", "np.isnan({x})", "-{x}", "{x} * 1"))
+    x = g.pick(accept, clean=form not in EXACT_UNARY)
     if x is None:
         return None
     return Candidate(f"{g.fresh()} = {form.format(x=x)}", "elementwise.unary")
@@ -117,9 +130,10 @@ def clip(g):
     return Candidate(f"{g.fresh()} = np.clip({x}, {low_text}, {high_text})", "elementwise.clip")
 
 
-REDUCTIONS = {
+REDUCTIONS = {      # name -> whether its operand must be clean (an ulp decides the result)
     "sum": False, "mean": False, "prod": False, "var": False, "std": False,
     "max": True, "min": True, "argmax": True, "argmin": True, "any": False, "all": False,
+    "ptp": True,
 }
 
 
@@ -138,7 +152,12 @@ def reduction(g):
     if name in ("sum", "prod") and g.chance(0.15):
         extra = ", dtype=np.float64" if g.chance(0.5) else ", dtype=np.int64"
     args = f"axis={axis}{keepdims}{extra}"
-    text = f"{x}.{name}({args})" if g.chance(0.6) else f"np.{name}({x}, {args})"
+    method = name != "ptp" and g.chance(0.6)      # ndarray.ptp is gone in NumPy 2
+    text = f"{x}.{name}({args})" if method else f"np.{name}({x}, {args})"
+    if g.chance(0.06):
+        text = f"np.count_nonzero({x}, axis={axis_text(g, ndim)})"
+    elif g.chance(0.06):
+        text = f"np.median({x}, axis={axis_text(g, ndim)})"
     return Candidate(f"{g.fresh()} = {text}", "reduce")
 
 
@@ -199,6 +218,23 @@ def sort(g):
     return Candidate(f"{g.fresh()} = {form}", "sort")
 
 
+def rearrange(g):
+    """Copies that move elements: flip, roll, repeat, tile, diff, searchsorted."""
+    x = g.pick(lambda v: numpy.ndim(v) >= 1, clean=False)
+    if x is None:
+        return None
+    ndim = numpy.ndim(g.value(x))
+    axis = g.rng.randrange(-ndim, ndim)
+    forms = [f"np.flip({x}, axis={axis})", f"np.roll({x}, {g.rng.randint(-3, 3)}, axis={axis})",
+             f"np.repeat({x}, {g.rng.randint(0, 3)}, axis={axis})", f"np.tile({x}, {g.rng.randint(1, 2)})",
+             f"np.flip({x})", f"np.roll({x}, {g.rng.randint(-3, 3)})"]
+    if dtype_name(g.value(x)) != BOOL and is_clean(g.value(x)):
+        forms.append(f"np.diff({x}, axis={axis})")
+        if ndim == 1:
+            forms.append(f"np.searchsorted(np.sort({x}), {threshold(g, x)})")
+    return Candidate(f"{g.fresh()} = {g.rng.choice(forms)}", "rearrange")
+
+
 def matmul(g):
     x = g.pick(lambda v: numpy.ndim(v) in (1, 2) and dtype_name(v) != BOOL)
     if x is None:
@@ -221,5 +257,6 @@ KINDS = {
     "reduce.scan": (scan, 3),
     "join": (join, 5),
     "sort": (sort, 3),
+    "rearrange": (rearrange, 3),
     "matmul": (matmul, 1),
 }
