@@ -74,6 +74,13 @@ def wrap_ordered(node, perm) -> "ndarray":
     return array
 
 
+def wrap_result(node) -> "ndarray":
+    """``wrap`` for an operation's result: NumPy returns 0-d results of ufuncs and
+    reductions as scalars, whose augmented assignment rebinds (``t = s; s += 1`` leaves
+    ``t``), so a 0-d result is a ``scalar_result``."""
+    return wrap_scalar(node) if not node.shape else wrap(node)
+
+
 def wrap(node) -> "ndarray":
     """A new owner array for ``node`` (the only way the library makes arrays)."""
     array = _new(ndarray)
@@ -395,7 +402,8 @@ for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "
 
 
 def wrap_scalar(node) -> "ndarray":
-    """``wrap`` for a scalar read (see ``scalar_result``)."""
+    """``wrap`` for a value NumPy returns as a scalar (see ``scalar_result``): a scalar
+    read, a ufunc's 0-d result, a full reduction."""
     array = _new(scalar_result)
     array._node = node
     array._view = None

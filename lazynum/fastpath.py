@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .arraytype import ndarray, wrap, wrap_ordered
+from .arraytype import ndarray, scalar_result, wrap, wrap_ordered, wrap_scalar
 from .expr import node as nodes
 from .expr.elementwise import loop_signature
 
@@ -67,7 +67,8 @@ def _order_of(arrays, shape):
 def binary(op, no_cast, a, b, reflected=False):
     """``op(a, b)`` (``op(b, a)`` if ``reflected``) for lazynum ``a``, or None."""
     node = a._node if a._view is None else a._n()
-    if type(b) is ndarray:
+    kind = type(b)
+    if kind is ndarray or kind is scalar_result:
         other = b._node if b._view is None else b._n()
         if other.shape != node.shape and other.shape:
             return None
@@ -75,6 +76,8 @@ def binary(op, no_cast, a, b, reflected=False):
         if out is None:
             return None
         result = apply_checked(op, (other, node) if reflected else (node, other), node.shape, out)
+        if not node.shape:
+            return wrap_scalar(result)      # NumPy's 0-d result is a scalar
         if a._view is None and b._view is None:
             return wrap(result)
         return wrap_ordered(result, _order_of((a, b), node.shape))
@@ -82,6 +85,8 @@ def binary(op, no_cast, a, b, reflected=False):
     if fast is None:
         return None
     result = apply_checked(op, (fast[0], node) if reflected else (node, fast[0]), node.shape, fast[1])
+    if not node.shape:
+        return wrap_scalar(result)
     if a._view is None:
         return wrap(result)
     return wrap_ordered(result, _order_of((a,), node.shape))
@@ -94,6 +99,8 @@ def unary(op, no_cast, a):
     if out is None:
         return None
     result = apply_checked(op, (node,), node.shape, out)
+    if not node.shape:
+        return wrap_scalar(result)
     if a._view is None:
         return wrap(result)
     return wrap_ordered(result, _order_of((a,), node.shape))

@@ -136,7 +136,7 @@ def _plain_items(key, ndim):
     """Items for the common keys (ints and slices only, at most ndim of them) without the
     general parse, or None.  (Python ints only: NumPy integers take the general path.)"""
     kind = type(key)
-    if kind is int or kind is slice and type(key.start) is not ndarray and type(key.stop) is not ndarray:
+    if kind is int or kind is slice and not isinstance(key.start, ndarray) and not isinstance(key.stop, ndarray):
         items = [key]
     elif kind is tuple and len(key) <= ndim and all(type(k) is slice or type(k) is int for k in key):
         items = list(key)

@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 
 from . import dtypes
-from .arraytype import ndarray, wrap
+from .arraytype import ndarray, wrap, wrap_result
 from .conversion import broadcast_node, cast, is_weak, reshape_node, to_node, weak_scalar
 from .expr import node as nodes
 from .expr.elementwise import SELECT, UFUNC_OPS, loop_signature
@@ -106,7 +106,7 @@ def _check_out(out):
 def _emit(node, out):
     """Wrap ``node``, or store it into ``out`` (exact shape; unsafe cast, like NumPy's)."""
     if out is None:
-        return wrap(node)
+        return wrap_result(node)
     _check_shape(out, node)
     out._write(out._layout(), cast(node, out.dtype))
     return out

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import dtypes, fastpath as _fastpath, layout as layouts
-from .arraytype import ndarray, wrap, wrap_ordered
+from .arraytype import ndarray, scalar_result, wrap, wrap_ordered, wrap_result
 from .conversion import broadcast_node, cast, is_weak, to_node
 from .expr import node as nodes
 from .expr.elementwise import (BINARY_UFUNCS, COMPARISONS, MULTI_OUTPUT_UFUNCS, SELECT, UFUNC_OPS,
@@ -52,7 +52,7 @@ def _classify(x):
     A Python ``bool`` is keyed by the bool dtype: under NEP 50 it acts like ``numpy.bool_``.
     """
     t = type(x)
-    if t is ndarray:
+    if t is ndarray or t is scalar_result:
         node = x._n()
         return node, node.dtype
     if t is int or t is float:
@@ -276,6 +276,8 @@ def power_shortcut(a, exponent):
 def _finish(uf, results, out, where, casting, args=(), order="K"):
     if out is None and where is True:
         perm = _requested_order(args, results[0].shape, order)
+        if perm is None:
+            return wrap_result(results[0]) if len(results) == 1 else tuple(map(wrap_result, results))
         if len(results) == 1:
             return wrap_ordered(results[0], perm)
         return tuple(wrap_ordered(r, perm) for r in results)
@@ -343,7 +345,7 @@ def _store(uf, results, out, where, casting):
     for i, (result, target) in enumerate(zip(results, outs)):
         if target is None:
             if mask is None:
-                arrays.append(wrap(result))
+                arrays.append(wrap_result(result))
                 continue
             # NumPy leaves the masked-off elements uninitialized; lazynum's are zeros.
             arrays.append(wrap(_apply(SELECT, (mask, result, _scalar(0, result.dtype)), ())))
@@ -435,7 +437,7 @@ class ufunc:
     def __call__(self, *args, out=None, where=True, dtype=None, casting="same_kind",
                  order="K", subok=True, **kwargs):
         if (out is None and where is True and dtype is None and not kwargs and order == "K"
-                and args and type(args[0]) is ndarray and len(args) == self.nin and self.nout == 1):
+                and args and type(args[0]) in _LAZY_TYPES and len(args) == self.nin and self.nout == 1):
             result = (_fastpath.unary(self._op, self._no_cast, args[0]) if self.nin == 1 else
                       _fastpath.binary(self._op, self._no_cast, args[0], args[1]))
             if result is not None:
@@ -537,6 +539,7 @@ def _bounded_type():
 
 
 _BOUNDED = None
+_LAZY_TYPES = (ndarray, scalar_result)
 
 
 def _given(**pairs):

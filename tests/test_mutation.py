@@ -455,3 +455,26 @@ def test_a_sequence_into_one_element_is_a_value_error_like_numpy():
         for value in (m.asarray([5.0]), a[:1]):
             with pytest.raises(ValueError):
                 a[0] = value
+
+
+def test_zero_d_results_are_scalars_so_augmented_assignment_rebinds():
+    """NumPy returns 0-d ufunc and full-reduction results as scalars: ``best = total;
+    total += x`` leaves ``best`` as it was (a 0-d array would be written in place)."""
+    def program(m, a):
+        total = a.sum()
+        best = total
+        total += 1
+        y = a[0] * 2
+        alias = y
+        y *= 3
+        z = m.sin(a[1])
+        kept = z
+        z -= 1
+        argmax = a.argmax()
+        view = m.asarray(a)[1:argmax]
+        return [best, total, alias, y, kept, z, view]
+    x = np.arange(4.0)
+    expected = program(np, x.copy())
+    got = program(lnp, lnp.asarray(x))
+    for g, e in zip(got, expected):
+        assert_same(g, np.asarray(e))
