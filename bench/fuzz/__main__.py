@@ -14,6 +14,7 @@ import argparse
 import collections
 import json
 import os
+import pickle
 import selectors
 import signal
 import subprocess
@@ -23,8 +24,8 @@ import time
 
 from .generate import generate
 from .run import Failure
-from .shrink import reproducer
-from .worker import write_reproducer
+from .shrink import reproducer, shrink_crash
+from .worker import inflight_path, reproducers_written, write_reproducer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -94,17 +95,33 @@ class Job:
         self.process.wait()
 
 
-def lost_program(options, seed: int, why: str) -> list:
-    """Records (with an unshrunk reproducer) for a program whose worker crashed or hung."""
-    program = generate(seed, options.min_statements, options.max_statements)
+def lost_program(options, seed: int, why: str, pid: int) -> list:
+    """Records (with a reproducer, shrunk for the first crash of its kind) for a program
+    whose worker crashed or hung: the program the worker said it was running, else the
+    seed's program as this process generates it."""
+    program = _inflight(options.out, pid) or generate(seed, options.min_statements, options.max_statements)
     records = []
     for backend in options.backends:
         category = why
         failure = Failure(category, None, None, "", why)
+        if why.startswith("crash") and not reproducers_written(options.out, backend, category):
+            program = shrink_crash(program, backend)
         path = write_reproducer(options.out, backend, seed, category, reproducer(program, failure, backend))
         records.append({"seed": seed, "backend": backend, "status": "fail", "category": category,
                         "numpy": "", "lazynum": why, "reproducer": path, "seconds": 0.0})
     return records
+
+
+def _inflight(out_dir: str, pid: int):
+    path = inflight_path(out_dir, pid)
+    try:
+        with open(path, "rb") as handle:
+            return pickle.load(handle)
+    except (OSError, EOFError, pickle.UnpicklingError):
+        return None
+    finally:
+        if os.path.exists(path):
+            os.unlink(path)
 
 
 def drive(options) -> list:
@@ -143,7 +160,7 @@ def _after_exit(job, code, selector, stop) -> list:
     lost = []
     if code != 0 and job.next < stop:
         why = "hang" if code == "hang" else (f"crash:signal{-code}" if code < 0 else f"crash:status{code}")
-        lost = lost_program(job.options, job.next, why)
+        lost = lost_program(job.options, job.next, why, job.process.pid)
         job.next += job.step
         job.reported.clear()
     if job.next < stop:

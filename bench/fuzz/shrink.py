@@ -7,7 +7,12 @@ along an axis, zero their values, and strip optional arguments from statements.
 from __future__ import annotations
 
 import ast
+import os
+import pickle
 import re
+import subprocess
+import sys
+import tempfile
 
 import numpy
 
@@ -15,13 +20,16 @@ from .program import Program
 from .run import check, public_type, run_numpy
 from .values import array_literal, python_literal
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OPTIONAL_ARGUMENTS = [r", keepdims=True", r", ddof=1", r", kind='stable'", r", dtype=np\.\w+",
                       r", copy=False", r", casting='unsafe'", r", where=[^,)]+", r", axis=-?\d+"]
 
 
 class Shrinker:
-    def __init__(self, lazynum, backend: str, category: str, budget: int = 400):
-        self.lazynum, self.backend, self.category = lazynum, backend, category
+    """Greedy shrinking under ``still_fails(program) -> bool`` and a budget of runs."""
+
+    def __init__(self, still_fails, budget: int = 400):
+        self.still_fails = still_fails
         self.budget = budget
         self.runs = 0
 
@@ -29,8 +37,7 @@ class Shrinker:
         if self.runs >= self.budget:
             return False
         self.runs += 1
-        result = check(program, self.lazynum, self.backend)
-        return result.status == "fail" and result.failure.category == self.category
+        return self.still_fails(program)
 
     def shrink(self, program: Program) -> Program:
         while self.runs < self.budget:
@@ -103,7 +110,27 @@ def _smaller_arrays(array: numpy.ndarray):
 
 def shrink(program: Program, failure, lazynum, backend: str, budget: int = 400) -> Program:
     """The smallest variant of ``program`` that still fails with ``failure``'s category."""
-    return Shrinker(lazynum, backend, failure.category, budget).shrink(program)
+    def same_failure(candidate):
+        result = check(candidate, lazynum, backend)
+        return result.status == "fail" and result.failure.category == failure.category
+    return Shrinker(same_failure, budget).shrink(program)
+
+
+def shrink_crash(program: Program, backend: str, budget: int = 80) -> Program:
+    """The smallest variant of ``program`` that still kills the process running it (each
+    try runs in a fresh ``python -m bench.fuzz.worker --program``)."""
+    def still_crashes(candidate):
+        with tempfile.NamedTemporaryFile(suffix=".pkl", delete=False) as handle:
+            pickle.dump(candidate, handle)
+        try:
+            run = subprocess.run([sys.executable, "-m", "bench.fuzz.worker", "--program", handle.name,
+                                  "--backends", backend], cwd=ROOT, capture_output=True, timeout=300)
+            return run.returncode < 0 or run.returncode >= 128
+        except subprocess.TimeoutExpired:
+            return False
+        finally:
+            os.unlink(handle.name)
+    return Shrinker(still_crashes, budget).shrink(program)
 
 
 # ----- reproducer scripts ---------------------------------------------------------------------
@@ -194,6 +221,8 @@ def _ending(failure, reference) -> str:
     name = failure.variable
     if failure.category.startswith("sync-raise"):
         return "    np.sync(*live())   # lazynum raises here; NumPy computed every value\n"
+    if failure.category.startswith(("crash", "hang")):
+        return "    np.sync(*live())   # the fuzzer's final sync: the process dies or hangs here\n"
     if name is None or name not in reference.final:
         return ""
     expected = reference.final[name]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pickle
 import re
 import sys
 import time
@@ -40,8 +41,16 @@ def reproducers_written(out_dir: str, backend: str, category: str) -> int:
     return sum(name.startswith(prefix) for name in os.listdir(folder))
 
 
+def inflight_path(out_dir: str, pid: int) -> str:
+    """Where a worker keeps the program it is running (what a crash report needs)."""
+    return os.path.join(out_dir, f".inflight-{pid}.pkl")
+
+
 def fuzz_one(seed: int, backend: str, lazynum, options) -> dict:
     program = generate(seed, options.min_statements, options.max_statements)
+    if options.out:
+        with open(inflight_path(options.out, os.getpid()), "wb") as handle:
+            pickle.dump(program, handle)
     start = time.perf_counter()
     result = check(program, lazynum, backend)
     record = {"seed": seed, "backend": backend, "status": result.status,
@@ -65,7 +74,7 @@ def fuzz_one(seed: int, backend: str, lazynum, options) -> dict:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.fuzz.worker")
-    parser.add_argument("--seeds", required=True, help="start:stop:step")
+    parser.add_argument("--seeds", default="0:0:1", help="start:stop:step")
     parser.add_argument("--backends", required=True, help="comma-separated")
     parser.add_argument("--out", default="")
     parser.add_argument("--shrink", type=int, default=2, help="failures shrunk per category")
@@ -73,19 +82,28 @@ def main(argv=None) -> None:
     parser.add_argument("--min-statements", type=int, default=5)
     parser.add_argument("--max-statements", type=int, default=30)
     parser.add_argument("--threads", default="")
+    parser.add_argument("--program", default="", help="run this pickled Program once (crash checks)")
     options = parser.parse_args(argv)
     os.environ["LAZYNUM_CACHE_DIR"] = "off"
     os.environ["LAZYNUM_RECOMPILE_LIMIT"] = "0"
     if options.threads:
         os.environ["LAZYNUM_THREADS"] = options.threads
     import lazynum                            # after the environment is set
-    start, stop, step = (int(part) for part in options.seeds.split(":"))
     backends = options.backends.split(",")
+    if options.program:
+        with open(options.program, "rb") as handle:
+            program = pickle.load(handle)
+        for backend in backends:
+            print(json.dumps({"backend": backend, "status": check(program, lazynum, backend).status}))
+        return
+    start, stop, step = (int(part) for part in options.seeds.split(":"))
     for seed in range(start, stop, step):
         for backend in backends:
             record = fuzz_one(seed, backend, lazynum, options)
             sys.stdout.write(json.dumps(record) + "\n")
             sys.stdout.flush()
+    if options.out and os.path.exists(inflight_path(options.out, os.getpid())):
+        os.unlink(inflight_path(options.out, os.getpid()))
 
 
 if __name__ == "__main__":
