@@ -12,7 +12,8 @@ import inspect
 import numpy as np
 
 from .. import reductions
-from ..arraytype import ndarray
+from ..arraytype import ndarray, wrap
+from ..indexing import convert_value
 from . import compute, indexing as bounded_indexing, joins, producers, reshape as bounded_reshape, \
     unique as bounded_unique
 from .array import BoundedArray, bounded_form, materialized
@@ -63,7 +64,8 @@ def _setitem(self, key, value):
     if (scalar and isinstance(key, BoundedArray) and key.dtype == bool and key.ndim == 1
             and self.ndim >= 1 and key.bound_shape[0] == self.bound_shape[0]):
         keep = key._data.reshape((-1,) + (1,) * (self.ndim - 1))
-        self._store(mathfuncs.where(keep, np.asarray(value).astype(self.dtype), self._data))
+        value = wrap(convert_value(value, self.dtype))      # setitem's casting and errors
+        self._store(mathfuncs.where(keep, value, self._data))
         return
     basic = () if key is Ellipsis else key if type(key) is tuple else (key,)
     if scalar and bounded_indexing.whole_bounded_dims(self, basic):
@@ -198,6 +200,8 @@ def _where(original):
 
 
 def array_ufunc(uf, method, inputs, kwargs):
+    if uf is np.matmul and method == "__call__" and not kwargs:
+        return compute.matmul(*inputs)
     if method == "__call__":
         return compute.ufunc(uf, inputs, kwargs)
     from .. import ufuncs

@@ -30,6 +30,10 @@ def concatenate(arrays, axis=0, **kwargs):
                                    axis=axis, **kwargs)
     ndim = ndims.pop()
     axis = normalize_axis(operator.index(axis), ndim)
+    if not any(isinstance(a, BoundedArray) and a._sizes[axis] is not None for a in arrays) \
+            and not any(isinstance(a, BoundedArray) and any(a._sizes) for a in arrays):
+        return joining.concatenate([a._data if isinstance(a, BoundedArray) else a for a in arrays],
+                                   axis=axis, **kwargs)
     parts, masks, total = [], [], None
     for a in arrays:
         if isinstance(a, BoundedArray):
@@ -66,7 +70,8 @@ def stack(arrays, axis=0, **kwargs):
     physical[0] = _equal_shapes_checked(physical[0], arrays)
     data = joining.stack(physical, axis=axis, **kwargs)
     axis = normalize_axis(operator.index(axis), data.ndim)
-    return BoundedArray(data, tuple(sizes[:axis]) + (None,) + tuple(sizes[axis:]))
+    sizes = tuple(sizes[:axis]) + (None,) + tuple(sizes[axis:])
+    return BoundedArray(data, sizes) if any(s is not None for s in sizes) else data
 
 
 def _equal_shapes_checked(value, arrays):

@@ -376,3 +376,27 @@ def test_argwhere_is_f_ordered_so_its_ravel_copies():
         y[:, [0]] = 1
         return {"flat": flat, "y": y}
     both(program, np.array([[[-1], [-3]]], dtype=np.int32))
+
+
+def test_numpy_array_matmul_a_selection():
+    x = np.array([3.0, -1.0, 2.0])
+    a = lnp.asarray(x)
+    assert_same(np.ones((2, 2)) @ a[a > 0], np.ones((2, 2)) @ x[x > 0])
+
+
+def test_joins_of_bounded_arrays_whose_dims_all_came_back_regular():
+    def program(m, b):
+        v2 = m.cumsum(m.extract(b != 0, b))
+        v3 = m.stack([v2, b, v2])            # the regular operand fixes every dim
+        v9 = m.concatenate([v3, v3, v3])
+        return {"v9": v9, "c": m.compress(m.sort(v2, axis=None) > -5, v9)}
+    both(program, np.array([-4, -3], dtype=np.int8))
+
+
+def test_mask_assignment_into_a_selection_checks_the_scalar_like_numpy():
+    a = lnp.asarray(np.array([1, 0, 2], dtype=np.int8))
+    s = a[a >= 0]
+    with pytest.raises(OverflowError):
+        s[s != 2] = 300
+    s[s != 2] = -7
+    assert_same(s, np.array([-7, -7, 2], dtype=np.int8))
