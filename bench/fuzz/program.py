@@ -7,6 +7,7 @@ explicit ``x.sync()``, which NumPy has no counterpart for) carries ``lazy_text``
 """
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
 
@@ -45,6 +46,32 @@ class Statement:
 
     def source(self, lazy: bool) -> str:
         return self.lazy_text if lazy and self.lazy_text is not None else self.text
+
+    def writes(self) -> set:
+        """Variables the statement binds or writes into (assignment targets, subscripted or
+        augmented targets, ``out=``, ``np.copyto``'s destination, ``x.fill``/``x.sort``)."""
+        try:
+            tree = ast.parse(self.text)
+        except SyntaxError:
+            return set()
+        written = set()
+        for node in ast.walk(tree):
+            targets = []
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, ast.AugAssign):
+                targets = [node.target]
+            elif isinstance(node, ast.Call):
+                targets = [k.value for k in node.keywords if k.arg == "out"]
+                if isinstance(node.func, ast.Attribute) and node.func.attr == "copyto" and node.args:
+                    targets.append(node.args[0])
+                if isinstance(node.func, ast.Attribute) and node.func.attr in ("fill", "sort"):
+                    targets.append(node.func.value)
+            for target in targets:
+                while isinstance(target, (ast.Subscript, ast.Attribute)):
+                    target = target.value
+                written |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+        return written
 
     def names(self) -> set:
         """Identifiers the statement mentions (variables among them)."""
