@@ -71,6 +71,10 @@ def nonzero(a, *, size=None, fill_value=0) -> tuple:
         coords.append((flat // stride) % d if d != 1 else flat * 0)
         stride = stride * d
     result = tuple(reversed(coords))
+    if len(result) > 1:
+        # NumPy's are the columns of one (n, ndim) buffer: strided views, whose ravel copies
+        table = joining.stack([c._data for c in result], axis=1)
+        result = tuple(BoundedArray(table[:, j], (count,)) for j in range(len(result)))
     if size is None:
         return result
     return tuple(_static(r, operator.index(size), fill_value) for r in result)

@@ -400,3 +400,12 @@ def test_mask_assignment_into_a_selection_checks_the_scalar_like_numpy():
         s[s != 2] = 300
     s[s != 2] = -7
     assert_same(s, np.array([-7, -7, 2], dtype=np.int8))
+
+
+def test_nonzero_of_a_2d_array_gives_strided_columns_whose_ravel_copies():
+    def program(m, a):
+        rows, cols = m.nonzero(a)
+        flat = cols.ravel()
+        flat[:] = -3
+        return {"rows": rows, "cols": cols, "flat": flat}
+    both(program, np.array([[-6, -2], [0, 4]], dtype=np.int8))
