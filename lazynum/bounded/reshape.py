@@ -101,6 +101,8 @@ def ravel(y: BoundedArray, order="C"):
     if order not in ("C", "copy") or y.ndim == 0:
         return y.materialize("bounded").ravel(order if order != "copy" else "C")
     result = reshape(y, -1)
+    if order == "copy" or (isinstance(result, BoundedArray) and not result._data.flags.c_contiguous):
+        order = "copy"                 # NumPy's ravel copies what is not contiguous
     if order == "copy":
         return (BoundedArray(result._data.copy(), result._sizes) if isinstance(result, BoundedArray)
                 else result.copy())
