@@ -64,13 +64,66 @@ def vector_variant(name: str, itemsize: int):
     ``power_uniform`` has pow's."""
     if name == POWER_UNIFORM:
         return vector_variant("pow", itemsize)
-    features = llvm.get_host_cpu_features()
-    bits, isa = next((bits, isa) for bits, isa, feature in _ISAS
-                     if feature is None or features.get(feature))
+    bits, isa = _isa()
     lanes = bits // (8 * itemsize)
-    jit.target_machine()                     # loads libmvec when the system has it
     symbol = f"_ZGV{isa}N{lanes}{'v' * ARITY[name]}_{_libm_name(name, itemsize)}"
     return (symbol, lanes) if llvm.address_of_symbol(symbol) else None
+
+
+@functools.lru_cache(maxsize=None)
+def _isa():
+    """(bits, x86 vector ABI letter) of libmvec's variants to use: the width the loop
+    vectorizer picks on this CPU (256 bits on most AVX-512 Intel CPUs, 512 on AMD's),
+    so loop bodies call the variant itself, not a padded one."""
+    features = llvm.get_host_cpu_features()
+    usable = [(bits, isa) for bits, isa, feature in _ISAS if feature is None or features.get(feature)]
+    preferred = _vectorizer_bits()
+    return next(((bits, isa) for bits, isa in usable if bits <= preferred), usable[-1])
+
+
+def _vectorizer_bits() -> int:
+    """The vector width (bits) LLVM's loop vectorizer chooses here for a float64 loop
+    calling a function with variants of every width: one O3 run over a probe module."""
+    widths = (2, 4, 8, 16)
+    variants = "\n".join(
+        f"declare <{w} x double> @sink.v{w}(<{w} x double>) {_ATTRS}\n"
+        f"define internal <{w} x double> @probe.v{w}(<{w} x double> %x) noinline {_ATTRS} {{\n"
+        f"  %r = call <{w} x double> @sink.v{w}(<{w} x double> %x)\n  ret <{w} x double> %r\n}}"
+        for w in widths)
+    kept = ", ".join(f"ptr @probe.v{w}" for w in widths)
+    mapping = ",".join(f"_ZGV_LLVM_N{w}v_probe(probe.v{w})" for w in widths)
+    tm = jit.target_machine()                # also loads libmvec when the system has it
+    text = f"""target triple = "{tm.triple}"
+target datalayout = "{tm.target_data}"
+declare double @sink(double) {_ATTRS}
+define internal double @probe(double %x) noinline {_ATTRS} {{
+  %r = call double @sink(double %x)
+  ret double %r
+}}
+{variants}
+@llvm.compiler.used = appending global [{len(widths)} x ptr] [{kept}], section "llvm.metadata"
+define void @loop(ptr noalias %out, ptr noalias %in, i64 %n) {{
+entry:
+  br label %head
+head:
+  %i = phi i64 [0, %entry], [%next, %body]
+  %more = icmp slt i64 %i, %n
+  br i1 %more, label %body, label %done
+body:
+  %p = getelementptr inbounds double, ptr %in, i64 %i
+  %x = load double, ptr %p
+  %y = call double @probe(double %x) {_ATTRS} "vector-function-abi-variant"="{mapping}"
+  %q = getelementptr inbounds double, ptr %out, i64 %i
+  store double %y, ptr %q
+  %next = add nsw i64 %i, 1
+  br label %head
+done:
+  ret void
+}}
+"""
+    loop = str(jit.optimize(text)).split("define void @loop", 1)[1]
+    used = [w for w in widths if f"@probe.v{w}(" in loop]
+    return 64 * max(used) if used else 1 << 30
 
 
 def call(e, name: str, dt: np.dtype, args) -> str:
