@@ -6,16 +6,17 @@ reduction's parts.  When each piece called its own implementation (libmvec's 16-
 4-lane variants, scalar libm) ``cos(0.75)`` at index 0 differed from ``cos(0.75)`` at
 index 10, so ``x == x.max()`` masks missed their maximum and ties flipped in sorts.
 
-So each function has one implementation per dtype: glibc libmvec's variant for the widest
-vector ISA this CPU runs (``W`` lanes).  Kernels call ``@lz.<fn>.<f32|f64>``, an internal
-function that runs that variant on a splat of its argument and keeps lane 0 (what the
-remainder loop and any code left scalar call), and the call names, in its
-``vector-function-abi-variant`` attribute, variants for the vector widths loops use that
-run the same ``W``-lane function: itself at ``W`` lanes, on a padded vector at ``W/2``
-and on two halves at ``2W``.  Padding lanes repeat lane 0, a value of the data, so they
-never take a slow special-value path the data does not.  A function libmvec lacks calls
-scalar libm at every element, marked ``nobuiltin`` so LLVM does not vectorize it into
-another implementation.
+So each function has one implementation per dtype: glibc libmvec's variant for the vector
+width the loop vectorizer uses on this CPU (``W`` lanes; ``_isa``).  Kernels call
+``@lz.<fn>.<f32|f64>``, an internal function that runs that variant on a splat of its
+argument and keeps lane 0 (what the remainder loop and any code left scalar call), and
+the call names, in its ``vector-function-abi-variant`` attribute, variants for the vector
+widths its loop may use that run the same ``W``-lane function: itself at ``W`` lanes, on
+a padded vector at ``W/2`` and on two halves at ``2W`` (``_widths``).  Padding lanes
+repeat lane 0, a value of the data, so they never take a slow special-value path the data
+does not.  A function libmvec lacks calls scalar libm at every element, marked
+``nobuiltin`` so LLVM does not vectorize it into another implementation.  Loops calling
+these functions interleave once (``codegen``): each call clobbers every vector register.
 
 ``power_uniform`` is NumPy's power for an exponent that is one value for the whole loop
 (``_power_uniform_function``): out of line too, so a kernel's loop holds one call rather
