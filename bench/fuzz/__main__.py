@@ -44,7 +44,7 @@ def parse(argv):
     parser.add_argument("--min-statements", type=int, default=5)
     parser.add_argument("--max-statements", type=int, default=30)
     parser.add_argument("--threads", default="", help="LAZYNUM_THREADS for the workers")
-    parser.add_argument("--timeout", type=float, default=300, help="seconds without progress = hang")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds without progress = hang")
     parser.add_argument("--recycle", type=int, default=2000, help="seeds per worker process")
     parser.add_argument("--json", default="", help="write every failing record here")
     parser.add_argument("--show", type=int, default=3, help="reproducers printed in full")

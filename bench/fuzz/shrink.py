@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 import numpy
 
@@ -26,21 +27,23 @@ OPTIONAL_ARGUMENTS = [r", keepdims=True", r", ddof=1", r", kind='stable'", r", d
 
 
 class Shrinker:
-    """Greedy shrinking under ``still_fails(program) -> bool`` and a budget of runs."""
+    """Greedy shrinking under ``still_fails(program) -> bool`` and a budget of runs and
+    seconds (the driver counts a silent worker as hung)."""
 
-    def __init__(self, still_fails, budget: int = 400):
+    def __init__(self, still_fails, budget: int = 400, seconds: float = 120.0):
         self.still_fails = still_fails
         self.budget = budget
+        self.deadline = time.monotonic() + seconds
         self.runs = 0
 
     def fails(self, program: Program) -> bool:
-        if self.runs >= self.budget:
+        if self.runs >= self.budget or time.monotonic() > self.deadline:
             return False
         self.runs += 1
         return self.still_fails(program)
 
     def shrink(self, program: Program) -> Program:
-        while self.runs < self.budget:
+        while self.runs < self.budget and time.monotonic() < self.deadline:
             before = program.size()
             program = self._statements(program)
             program = self._inputs(program)
@@ -130,7 +133,7 @@ def shrink_crash(program: Program, backend: str, budget: int = 80) -> Program:
             return False
         finally:
             os.unlink(handle.name)
-    return Shrinker(still_crashes, budget).shrink(program)
+    return Shrinker(still_crashes, budget, seconds=600.0).shrink(program)
 
 
 # ----- reproducer scripts ---------------------------------------------------------------------
