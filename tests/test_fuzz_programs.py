@@ -21,7 +21,7 @@ import lazynum
 from bench.fuzz.generate import KINDS, generate
 from bench.fuzz.program import Program, Statement
 from bench.fuzz.run import check
-from bench.fuzz.shrink import reproducer, shrink
+from bench.fuzz.shrink import reproducer, shrink, shrink_crash
 
 FIRST_SEED = 0
 PROGRAMS = 150            # per backend: about 25 s of llvm compiles, 2 s on the numpy backend
@@ -105,3 +105,14 @@ def test_shrinker_keeps_only_the_failing_statement_and_the_reproducer_fails(tmp_
                          env={**os.environ, "LAZYNUM_CACHE_DIR": "off"})
     assert run.returncode == 1, run.stdout + run.stderr
     assert "NumPy:" in run.stdout and "lazynum:" in run.stdout
+
+
+def test_crash_shrinking_runs_each_try_in_a_fresh_process(backend):
+    # A statement that kills its process stands in for a lazynum crash (it kills the NumPy
+    # run too, which is fine: only the subprocess dies).
+    statements = (Statement("v0 = a + 1", "elementwise.binary"),
+                  Statement("__import__('os').abort()", "crash"),
+                  Statement("v1 = a * 2", "elementwise.binary"))
+    program = Program(0, (("a", numpy.arange(3)),), statements)
+    small = shrink_crash(program, backend, budget=12)
+    assert [s.text for s in small.statements] == ["__import__('os').abort()"]
