@@ -97,11 +97,15 @@ class Job:
 
 def lost_program(options, seed: int, why: str, pid: int) -> list:
     """Records (with a reproducer, shrunk for the first crash of its kind) for a program
-    whose worker crashed or hung: the program the worker said it was running, else the
-    seed's program as this process generates it."""
-    program = _inflight(options.out, pid) or generate(seed, options.min_statements, options.max_statements)
+    whose worker crashed or hung: the program and backend the worker said it was running,
+    else the seed's program as this process generates it, on every backend."""
+    inflight = _inflight(options.out, pid)
+    if inflight is not None:
+        program, backends = inflight[0], [inflight[1]]
+    else:
+        program, backends = generate(seed, options.min_statements, options.max_statements), options.backends
     records = []
-    for backend in options.backends:
+    for backend in backends:
         category = why
         failure = Failure(category, None, None, "", why)
         if why.startswith("crash") and not reproducers_written(options.out, backend, category):

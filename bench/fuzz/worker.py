@@ -50,7 +50,7 @@ def fuzz_one(seed: int, backend: str, lazynum, options) -> dict:
     program = generate(seed, options.min_statements, options.max_statements)
     if options.out:
         with open(inflight_path(options.out, os.getpid()), "wb") as handle:
-            pickle.dump(program, handle)
+            pickle.dump((program, backend), handle)
     start = time.perf_counter()
     result = check(program, lazynum, backend)
     record = {"seed": seed, "backend": backend, "status": result.status,
