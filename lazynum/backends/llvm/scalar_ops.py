@@ -102,7 +102,6 @@ class Emitter:
         self.declarations: set = set()
         self.math: set = set()        # what ``vector_math.definitions`` must define
         self.math_calls = 0           # calls emitted so far (loops around them interleave once)
-        self.value_sizes = frozenset()  # item sizes of the values in the loops (vector widths)
         self.counter = 0
 
     def tmp(self) -> str:

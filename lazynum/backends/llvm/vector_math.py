@@ -9,14 +9,15 @@ index 10, so ``x == x.max()`` masks missed their maximum and ties flipped in sor
 So each function has one implementation per dtype: glibc libmvec's variant for the vector
 width the loop vectorizer uses on this CPU (``W`` lanes; ``_isa``).  Kernels call
 ``@lz.<fn>.<f32|f64>``, an internal function that runs that variant on a splat of its
-argument and keeps lane 0 (what the remainder loop and any code left scalar call), and
-the call names, in its ``vector-function-abi-variant`` attribute, variants for the vector
-widths its loop may use that run the same ``W``-lane function: itself at ``W`` lanes, on
-a padded vector at ``W/2`` and on two halves at ``2W`` (``_widths``).  Padding lanes
-repeat lane 0, a value of the data, so they never take a slow special-value path the data
-does not.  A function libmvec lacks calls scalar libm at every element, marked
-``nobuiltin`` so LLVM does not vectorize it into another implementation.  Loops calling
-these functions interleave once (``codegen``): each call clobbers every vector register.
+argument and keeps lane 0 (what remainder loops and code left scalar call), and the call
+names, in its ``vector-function-abi-variant`` attribute, the variant itself as its
+``W``-lane version.  No other width is offered: a loop mixing float32 and float64 then
+picks a width at which its calls are that variant (padded or split variants measured
+slower than that choice), and any call left at another width runs the scalar function
+per lane, still the same values.  A function libmvec lacks calls scalar libm at every
+element, marked ``nobuiltin`` so LLVM does not vectorize it into another implementation.
+Loops calling these functions interleave once (``codegen``): each call clobbers every
+vector register.
 
 ``power_uniform`` is NumPy's power for an exponent that is one value for the whole loop
 (``_power_uniform_function``): out of line too, so a kernel's loop holds one call rather
@@ -40,7 +41,7 @@ ARITY = {
 }
 _ISAS = ((512, "e", "avx512f"), (256, "d", "avx2"), (128, "b", None))   # x86 vector ABI letters
 _ATTRS = "nounwind willreturn memory(none)"
-# Functions around the vector calls (splats, pads, slices; the scalar remainder) skip the
+# The scalar functions (what remainder loops call: a splat around one vector call) skip the
 # optimizer and get fast instruction selection: each would cost a module about a
 # millisecond of compile time, and their work is small next to the call they make.
 _GLUE = f"noinline optnone {_ATTRS}"
@@ -129,8 +130,7 @@ done:
 
 def call(e, name: str, dt: np.dtype, args) -> str:
     """Emit ``name(*args)`` in float dtype ``dt`` (see the module docstring); the module
-    gets its definitions from ``definitions`` through ``e.math``, which collects
-    ``(name, itemsize, width)`` (width None: the scalar function)."""
+    gets its definitions from ``definitions`` through ``e.math``."""
     t, bits, size = _type(dt.itemsize), dt.itemsize * 8, dt.itemsize
     operands = ", ".join(f"{t} {a}" for a in args)
     variant = vector_variant(name, size)
@@ -140,76 +140,52 @@ def call(e, name: str, dt: np.dtype, args) -> str:
         if variant is None:
             e.declarations.add(f"declare {t} @{_libm_name('pow', size)}({t}, {t}) #0")
         else:
-            e.math.add(("pow", size, None))
+            e.math.add(("pow", size))
     elif variant is None:
         fn = _libm_name(name, size)
         e.declarations.add(f"declare {t} @{fn}({', '.join([t] * len(args))}) #0")
         return e.assign(f"call {t} @{fn}({operands}) nobuiltin {_ATTRS}")
-    e.math.add((name, size, None))
+    e.math.add((name, size))
     e.math_calls += 1
-    mappings = ""
+    mapping = ""
     if variant is not None:
-        widths = _widths(variant[1], size, e.value_sizes)
-        e.math.update((name, size, w) for w in widths if w != variant[1])
-        shim, params = _shim(name, size), "v" * ARITY[name]
-        listed = ",".join(f"_ZGV_LLVM_N{w}{params}_{shim}({_variant_name(name, size, w)})"
-                          for w in widths)
-        mappings = f" \"vector-function-abi-variant\"=\"{listed}\""
-    return e.assign(f"call {t} @{_shim(name, size)}({operands}) {_ATTRS}{mappings}")
+        shim, lanes = _shim(name, size), variant[1]
+        mapping = (f" \"vector-function-abi-variant\"=\"_ZGV_LLVM_N{lanes}{'v' * ARITY[name]}_"
+                   f"{shim}({_vector_name(name, size)})\"")
+    return e.assign(f"call {t} @{_shim(name, size)}({operands}) {_ATTRS}{mapping}")
 
 
-def _widths(lanes: int, itemsize: int, value_sizes) -> tuple:
-    """The vector widths a loop may call this function at: ``lanes`` when its dtype is the
-    loop's widest type; half that beside a wider type (float32 math in a float64 loop),
-    twice beside a narrower one.  (Any other width calls the scalar function once per
-    lane: slower, the same values.)"""
-    return ((lanes,) + ((max(lanes // 2, 2),) if any(s > itemsize for s in value_sizes) else ())
-            + ((2 * lanes,) if any(4 <= s < itemsize for s in value_sizes) else ()))
-
-
-def _variant_name(name, itemsize, width) -> str:
+def _vector_name(name, itemsize) -> str:
+    """The ``W``-lane function: libmvec's, or ours for ``power_uniform``."""
     symbol, lanes = vector_variant(name, itemsize)
-    if width == lanes and name != POWER_UNIFORM:
-        return symbol
-    return f"{_shim(name, itemsize)}.v{width}"
+    return f"{_shim(name, itemsize)}.v{lanes}" if name == POWER_UNIFORM else symbol
 
 
 def definitions(used) -> list:
-    """IR text for what kernels call (``(name, itemsize, width)``, see ``call``):
-    declarations, the scalar functions, the vector variants, and ``@llvm.compiler.used``
-    keeping the variants (referenced only from call attributes) alive until the vectorizer
-    uses them."""
+    """IR text for the ``(name, itemsize)`` pairs kernels call: declarations, the scalar
+    functions, and the ``W``-lane ``power_uniform`` with ``@llvm.compiler.used`` keeping
+    it (referenced only from call attributes) alive until the vectorizer uses it."""
     declarations, lines, kept = set(), [], []
-    for name, itemsize in sorted({(n, i) for n, i, _ in used}):
+    for name, itemsize in sorted(used):
         variant = vector_variant(name, itemsize)
         if name == POWER_UNIFORM:
             lines.append(_power_uniform_function(itemsize, None, declarations))
-            if variant is not None:       # the W-lane function every width goes through
+            if variant is not None:
                 lines.append(_power_uniform_function(itemsize, variant[1], declarations))
-                kept.append(f"ptr @{_variant_name(name, itemsize, variant[1])}")
-        else:
-            symbol, lanes = variant
-            vec = f"<{lanes} x {_type(itemsize)}>"
-            declarations.add(f"declare {vec} @{symbol}({', '.join([vec] * ARITY[name])}) {_ATTRS}")
-            lines.append(_scalar_function(name, itemsize, symbol, lanes))
-        for width in sorted(w for n, i, w in used if (n, i) == (name, itemsize) and w is not None):
-            lanes = variant[1]
-            lines.append(_vector_function(name, itemsize, _variant_name(name, itemsize, lanes),
-                                          lanes, width))
-            kept.append(f"ptr @{_variant_name(name, itemsize, width)}")
+                kept.append(f"ptr @{_vector_name(name, itemsize)}")
+            continue
+        symbol, lanes = variant
+        vec = f"<{lanes} x {_type(itemsize)}>"
+        declarations.add(f"declare {vec} @{symbol}({', '.join([vec] * ARITY[name])}) {_ATTRS}")
+        lines.append(_scalar_function(name, itemsize, symbol, lanes))
     if kept:
         lines.append(f"@llvm.compiler.used = appending global [{len(kept)} x ptr] "
                      f"[{', '.join(kept)}], section \"llvm.metadata\"")
     return sorted(declarations) + lines
 
 
-def _mask(indices) -> str:
-    indices = list(indices)
-    return f"<{len(indices)} x i32> <" + ", ".join(f"i32 {i}" for i in indices) + ">"
-
-
 def _scalar_function(name, itemsize, symbol, lanes) -> str:
-    """The scalar entry: never inlined, so the vectorizer sees the call and its variants."""
+    """The scalar entry: never inlined, so the vectorizer sees the call and its variant."""
     t, arity = _type(itemsize), ARITY[name]
     vec = f"<{lanes} x {t}>"
     body = []
@@ -221,45 +197,6 @@ def _scalar_function(name, itemsize, symbol, lanes) -> str:
     params = ", ".join(f"{t} %a{i}" for i in range(arity))
     return "\n".join([f"define internal {t} @{_shim(name, itemsize)}({params}) {_GLUE} {{"]
                      + body + [f"  ret {t} %e", "}"])
-
-
-def _vector_function(name, itemsize, symbol, lanes, width) -> str:
-    """The ``width``-lane variant calling ``symbol`` (``lanes`` wide): one padded call below
-    ``lanes``, slices above."""
-    t, arity = _type(itemsize), ARITY[name]
-    vec, wide = f"<{lanes} x {t}>", f"<{width} x {t}>"
-    body, results = [], []
-    for chunk in range(max(1, width // lanes)):
-        picked = [chunk * lanes + k if k < width else 0 for k in range(lanes)]
-        for i in range(arity):
-            body.append(f"  %c{chunk}a{i} = shufflevector {wide} %a{i}, {wide} poison, {_mask(picked)}")
-        call_args = ", ".join(f"{vec} %c{chunk}a{i}" for i in range(arity))
-        body.append(f"  %r{chunk} = call {vec} @{symbol}({call_args})")
-        results.append((f"%r{chunk}", lanes))
-    result = _concatenate(body, results, t, width)
-    params = ", ".join(f"{wide} %a{i}" for i in range(arity))
-    return "\n".join([f"define internal {wide} @{_shim(name, itemsize)}.v{width}({params}) {_GLUE} {{"]
-                     + body + [f"  ret {wide} {result}", "}"])
-
-
-def _concatenate(body, parts, t, width) -> str:
-    """Join ``parts`` (SSA name, lanes) into one vector of ``width`` lanes (a prefix when
-    the one part is wider: the padded call)."""
-    counter = 0
-    while len(parts) > 1:
-        joined = []
-        for (a, n), (b, _) in zip(parts[0::2], parts[1::2]):
-            counter += 1
-            body.append(f"  %j{counter} = shufflevector <{n} x {t}> {a}, <{n} x {t}> {b}, "
-                        f"{_mask(range(2 * n))}")
-            joined.append((f"%j{counter}", 2 * n))
-        parts = joined
-    name, lanes = parts[0]
-    if lanes == width:
-        return name
-    body.append(f"  %prefix = shufflevector <{lanes} x {t}> {name}, <{lanes} x {t}> poison, "
-                f"{_mask(range(width))}")
-    return "%prefix"
 
 
 def _power_uniform_function(itemsize, width, declarations) -> str:
@@ -279,7 +216,7 @@ def _power_uniform_function(itemsize, width, declarations) -> str:
         pow_fn = _shim("pow", itemsize) if variant else _libm_name("pow", itemsize)
         pow_attrs = _ATTRS if variant else f"nobuiltin {_ATTRS}"
     else:
-        pow_fn, pow_attrs = _variant_name("pow", itemsize, width), _ATTRS
+        pow_fn, pow_attrs = _vector_name("pow", itemsize), _ATTRS
         declarations.add(f"declare {t} @{sqrt}({t}) {_ATTRS}")
         declarations.add(f"declare i1 @llvm.vector.reduce.and.v{width}i1({cond}) {_ATTRS}")
 
