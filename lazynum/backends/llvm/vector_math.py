@@ -135,9 +135,8 @@ def call(e, name: str, dt: np.dtype, args) -> str:
     operands = ", ".join(f"{t} {a}" for a in args)
     variant = vector_variant(name, size)
     if name == POWER_UNIFORM:
-        # its scalar body takes sqrt (declared like the kernels' own) and pow
-        e.declarations.add(f"declare {t} @llvm.sqrt.f{bits}({t}) #0")
-        if variant is None:
+        if variant is None:       # a scalar body on sqrt (declared like the kernels' own) and pow
+            e.declarations.add(f"declare {t} @llvm.sqrt.f{bits}({t}) #0")
             e.declarations.add(f"declare {t} @{_libm_name('pow', size)}({t}, {t}) #0")
         else:
             e.math.add(("pow", size))
@@ -156,47 +155,85 @@ def call(e, name: str, dt: np.dtype, args) -> str:
 
 
 def _vector_name(name, itemsize) -> str:
-    """The ``W``-lane function: libmvec's, or ours for ``power_uniform``."""
+    """The ``W``-lane function: libmvec's, or ours around it for ``pow`` and
+    ``power_uniform`` (``_BODIES``)."""
     symbol, lanes = vector_variant(name, itemsize)
-    return f"{_shim(name, itemsize)}.v{lanes}" if name == POWER_UNIFORM else symbol
+    return f"{_shim(name, itemsize)}.v{lanes}" if name in _BODIES else symbol
 
 
 def definitions(used) -> list:
-    """IR text for the ``(name, itemsize)`` pairs kernels call: declarations, the scalar
-    functions, and the ``W``-lane ``power_uniform`` with ``@llvm.compiler.used`` keeping
-    it (referenced only from call attributes) alive until the vectorizer uses it."""
+    """IR text for the ``(name, itemsize)`` pairs kernels call: declarations, our ``W``-lane
+    bodies (kept alive by ``@llvm.compiler.used`` until the vectorizer has used them:
+    only call attributes name them) and the scalar functions."""
     declarations, lines, kept = set(), [], []
     for name, itemsize in sorted(used):
         variant = vector_variant(name, itemsize)
-        if name == POWER_UNIFORM:
+        if variant is None:       # power_uniform without libmvec: its scalar body on libm pow
             lines.append(_power_uniform_function(itemsize, None, declarations))
-            if variant is not None:
-                lines.append(_power_uniform_function(itemsize, variant[1], declarations))
-                kept.append(f"ptr @{_vector_name(name, itemsize)}")
             continue
         symbol, lanes = variant
         vec = f"<{lanes} x {_type(itemsize)}>"
         declarations.add(f"declare {vec} @{symbol}({', '.join([vec] * ARITY[name])}) {_ATTRS}")
-        lines.append(_scalar_function(name, itemsize, symbol, lanes))
+        if name in _BODIES:
+            lines.append(_BODIES[name](itemsize, lanes, declarations))
+            kept.append(f"ptr @{_vector_name(name, itemsize)}")
+        lines.append(_scalar_function(name, itemsize, _vector_name(name, itemsize), lanes))
     if kept:
         lines.append(f"@llvm.compiler.used = appending global [{len(kept)} x ptr] "
                      f"[{', '.join(kept)}], section \"llvm.metadata\"")
     return sorted(declarations) + lines
 
 
-def _scalar_function(name, itemsize, symbol, lanes) -> str:
-    """The scalar entry: never inlined, so the vectorizer sees the call and its variant."""
+def _scalar_function(name, itemsize, callee, lanes) -> str:
+    """The scalar entry: ``callee`` (the ``W``-lane function) on a splat, lane 0 of its
+    result; never inlined, so the vectorizer sees the call and its variant."""
     t, arity = _type(itemsize), ARITY[name]
     vec = f"<{lanes} x {t}>"
     body = []
     for i in range(arity):
         body.append(f"  %s{i} = insertelement {vec} poison, {t} %a{i}, i64 0")
         body.append(f"  %v{i} = shufflevector {vec} %s{i}, {vec} poison, <{lanes} x i32> zeroinitializer")
-    body.append(f"  %r = call {vec} @{symbol}({', '.join(f'{vec} %v{i}' for i in range(arity))})")
+    body.append(f"  %r = call {vec} @{callee}({', '.join(f'{vec} %v{i}' for i in range(arity))})")
     body.append(f"  %e = extractelement {vec} %r, i64 0")
     params = ", ".join(f"{t} %a{i}" for i in range(arity))
     return "\n".join([f"define internal {t} @{_shim(name, itemsize)}({params}) {_GLUE} {{"]
                      + body + [f"  ret {t} %e", "}"])
+
+
+def _signed_pow_function(itemsize, lanes, declarations) -> str:
+    """``pow`` as libmvec's on ``|a|`` with C's sign rules: negative for a negative (or
+    -0.0) base and an odd integer exponent, NaN for a finite negative base and a
+    non-integer one.  (libmvec's own negative-base path calls scalar pow lane by lane:
+    ``(-x) ** 3`` ran 4x slower than ``x ** 3``.)  ±inf exponents count as even
+    integers, as in C: ``(-1) ** inf`` is 1 and ``(-0.5) ** inf`` 0."""
+    scalar, bits = _type(itemsize), itemsize * 8
+    t, cond, ints = f"<{lanes} x {scalar}>", f"<{lanes} x i1>", f"<{lanes} x i{bits}>"
+    fabs, floor = f"llvm.fabs.v{lanes}f{bits}", f"llvm.floor.v{lanes}f{bits}"
+    for intrinsic in (fabs, floor):
+        declarations.add(f"declare {t} @{intrinsic}({t}) {_ATTRS}")
+    symbol, _ = vector_variant("pow", itemsize)
+    body = ["entry:", f"  %abs = call {t} @{fabs}({t} %a0)",
+            f"  %p = call {t} @{symbol}({t} %abs, {t} %a1)",
+            f"  %bits = bitcast {t} %a0 to {ints}", f"  %negative = icmp slt {ints} %bits, zeroinitializer",
+            f"  %whole = call {t} @{floor}({t} %a1)", f"  %integer = fcmp oeq {t} %whole, %a1",
+            f"  %half = fmul {t} %a1, splat ({scalar} 0.5)", f"  %halfwhole = call {t} @{floor}({t} %half)",
+            f"  %halves = fcmp une {t} %halfwhole, %half", f"  %odd = and {cond} %integer, %halves",
+            f"  %flip = and {cond} %negative, %odd", f"  %minus = fneg {t} %p",
+            f"  %signed = select {cond} %flip, {t} %minus, {t} %p",
+            f"  %below = fcmp olt {t} %a0, splat ({scalar} 0.0)",
+            f"  %finite = fcmp one {t} %a0, splat ({scalar} 0xFFF0000000000000)",
+            f"  %fraction = fcmp one {t} %whole, %a1",
+            f"  %b1 = and {cond} %below, %finite", f"  %invalid = and {cond} %b1, %fraction",
+            # x86's default NaN (sign set), what libmvec's and NumPy's invalid cases give
+            f"  %r1 = select {cond} %invalid, {t} splat ({scalar} 0xFFF8000000000000), {t} %signed",
+            # NaN operands come back as they were (|a| dropped a's sign; 1 ** nan is 1, -1 ** nan not)
+            f"  %nanb = fcmp uno {t} %a1, %a1", f"  %notone = fcmp une {t} %a0, splat ({scalar} 1.0)",
+            f"  %takeb = and {cond} %nanb, %notone", f"  %r2 = select {cond} %takeb, {t} %a1, {t} %r1",
+            f"  %nana = fcmp uno {t} %a0, %a0", f"  %notzero = fcmp une {t} %a1, splat ({scalar} 0.0)",
+            f"  %takea = and {cond} %nana, %notzero", f"  %r = select {cond} %takea, {t} %a0, {t} %r2",
+            f"  ret {t} %r", "}"]
+    return "\n".join([f"define internal {t} @{_vector_name('pow', itemsize)}({t} %a0, {t} %a1) "
+                      f"{_ATTRS} {{"] + body)
 
 
 def _power_uniform_function(itemsize, width, declarations) -> str:
@@ -206,15 +243,13 @@ def _power_uniform_function(itemsize, width, declarations) -> str:
     The exponent is one value, so the function returns as soon as every lane has the
     same fast exponent (``x ** 2.0`` costs a multiply, not a pow); mixed lanes (never
     from a kernel, but the variant must match the scalar function) take every path.
-    ``width`` None: the scalar function."""
+    ``width`` None: a scalar function on libm's pow, where libmvec has none."""
     scalar, bits = _type(itemsize), itemsize * 8
     t = scalar if width is None else f"<{width} x {scalar}>"
     cond = "i1" if width is None else f"<{width} x i1>"
     sqrt = f"llvm.sqrt.f{bits}" if width is None else f"llvm.sqrt.v{width}f{bits}"
     if width is None:
-        variant = vector_variant("pow", itemsize)
-        pow_fn = _shim("pow", itemsize) if variant else _libm_name("pow", itemsize)
-        pow_attrs = _ATTRS if variant else f"nobuiltin {_ATTRS}"
+        pow_fn, pow_attrs = _libm_name("pow", itemsize), f"nobuiltin {_ATTRS}"
     else:
         pow_fn, pow_attrs = _vector_name("pow", itemsize), _ATTRS
         declarations.add(f"declare {t} @{sqrt}({t}) {_ATTRS}")
@@ -252,3 +287,6 @@ def _power_uniform_function(itemsize, width, declarations) -> str:
     name = _shim(POWER_UNIFORM, itemsize) + ("" if width is None else f".v{width}")
     attrs = _GLUE if width is None else _ATTRS
     return "\n".join([f"define internal {t} @{name}({t} %a0, {t} %a1) {attrs} {{"] + body)
+
+
+_BODIES = {"pow": _signed_pow_function, POWER_UNIFORM: _power_uniform_function}
