@@ -19,9 +19,11 @@ element, marked ``nobuiltin`` so LLVM does not vectorize it into another impleme
 Loops calling these functions interleave once (``codegen``): each call clobbers every
 vector register.
 
-``power_uniform`` is NumPy's power for an exponent that is one value for the whole loop
-(``_power_uniform_function``): out of line too, so a kernel's loop holds one call rather
-than branches on the exponent that loop unswitching would copy the loop for.
+``pow`` is libmvec's on ``|a|`` with C's signs applied around it (``_signed_pow_function``:
+libmvec's own negative-base path is scalar), and ``power_uniform`` is NumPy's power for an
+exponent that is one value for the whole loop (``_power_uniform_function``): out of line
+too, so a kernel's loop holds one call rather than branches on the exponent that loop
+unswitching would copy the loop for.
 """
 from __future__ import annotations
 
