@@ -20,7 +20,7 @@ import pytest
 import lazynum
 from bench.fuzz.generate import KINDS, generate
 from bench.fuzz.program import Program, Statement
-from bench.fuzz.run import check
+from bench.fuzz.run import check, public_type, run_numpy
 from bench.fuzz.shrink import reproducer, shrink, shrink_crash
 
 FIRST_SEED = 0
@@ -55,10 +55,12 @@ def test_random_program_matches_numpy(seed, backend, request):
     assert result.status == "ok", result.failure or result.reason
 
 
-def test_the_slice_exercises_every_statement_kind():
-    seen = {statement.group for seed in range(FIRST_SEED, FIRST_SEED + PROGRAMS)
-            for statement in _program(seed).statements}
-    assert seen == set(KINDS)
+def test_the_slice_exercises_every_statement_kind_and_numpy_errors():
+    programs = [_program(seed) for seed in range(FIRST_SEED, FIRST_SEED + PROGRAMS)]
+    assert {statement.group for program in programs for statement in program.statements} == set(KINDS)
+    raised = {public_type(error) for program in programs for error in run_numpy(program).errors
+              if error is not None}
+    assert {TypeError, ValueError, IndexError} <= raised
 
 
 def _one_statement_program(text, lazy_text=None, kind="elementwise.binary") -> Program:
