@@ -74,3 +74,33 @@ def test_gradient_of_max_of_cos_reaches_the_maximum():
         k = np.argmax(np.cos(x))
         expected[k] = -np.sin(x[k])
         np.testing.assert_allclose(np.asarray(grad(lnp.asarray(x))), expected, rtol=1e-12, atol=0)
+
+
+_CONSTANT_ARGUMENT_PROGRAM = """
+import numpy, lazynum as np
+with np.config(backend="llvm", cache_dir="off"):
+    ones = np.asarray(numpy.zeros((1, 2), dtype=numpy.int8)).astype(np.uint64)
+    ones = (ones <= ones).astype(np.float32)            # a constant once LLVM folds it
+    a = np.concatenate([np.asarray(numpy.zeros((1, 1, 1), dtype=numpy.int16))] * 2)
+    a -= a
+    counts = np.unique(np.asarray(numpy.array(0, dtype=numpy.int16)), return_counts=True)[1]
+    results = [np.cbrt(ones), np.sin(a), np.diff(counts) ** 2.0]
+    expected = [numpy.cbrt(numpy.ones((1, 2), numpy.float32)), numpy.zeros((2, 1, 1), numpy.float32),
+                numpy.zeros(0)]
+    for got, want in zip(results, expected):
+        got = numpy.asarray(got)
+        assert got.dtype == want.dtype and got.shape == want.shape, (got, want)
+        assert numpy.allclose(got, want), (got, want)
+print("ok")
+"""
+
+
+def test_a_math_call_on_a_constant_argument_compiles(backend):
+    """LLVM once folded a constant argument into the scalar math function, leaving a call
+    that no longer matched its vector variant: the loop vectorizer aborted the process
+    (found by bench/fuzz).  Run in a child so a regression fails this test, not the run."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", _CONSTANT_ARGUMENT_PROGRAM], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0 and "ok" in done.stdout, done.stderr[-2000:]

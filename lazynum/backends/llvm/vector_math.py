@@ -166,7 +166,8 @@ def _vector_name(name, itemsize) -> str:
 def definitions(used) -> list:
     """IR text for the ``(name, itemsize)`` pairs kernels call: declarations, our ``W``-lane
     bodies (kept alive by ``@llvm.compiler.used`` until the vectorizer has used them:
-    only call attributes name them) and the scalar functions."""
+    only call attributes name them) and the scalar functions (listed there too, so their
+    signatures stay the ones the variant attributes describe)."""
     declarations, lines, kept = set(), [], []
     for name, itemsize in sorted(used):
         variant = vector_variant(name, itemsize)
@@ -180,6 +181,11 @@ def definitions(used) -> list:
             lines.append(_BODIES[name](itemsize, lanes, declarations))
             kept.append(f"ptr @{_vector_name(name, itemsize)}")
         lines.append(_scalar_function(name, itemsize, _vector_name(name, itemsize), lanes))
+        # Listed as used, the scalar function counts as address-taken: interprocedural
+        # passes keep its signature (IPSCCP and dead-argument elimination once dropped a
+        # constant argument, leaving a call that no longer matched its vector variant, and
+        # LLVM's loop vectorizer aborted the process).
+        kept.append(f"ptr @{_shim(name, itemsize)}")
     if kept:
         lines.append(f"@llvm.compiler.used = appending global [{len(kept)} x ptr] "
                      f"[{', '.join(kept)}], section \"llvm.metadata\"")
