@@ -30,8 +30,7 @@ def concatenate(arrays, axis=0, **kwargs):
                                    axis=axis, **kwargs)
     ndim = ndims.pop()
     axis = normalize_axis(operator.index(axis), ndim)
-    if not any(isinstance(a, BoundedArray) and a._sizes[axis] is not None for a in arrays) \
-            and not any(isinstance(a, BoundedArray) and any(a._sizes) for a in arrays):
+    if not any(isinstance(a, BoundedArray) and any(s is not None for s in a._sizes) for a in arrays):
         return joining.concatenate([a._data if isinstance(a, BoundedArray) else a for a in arrays],
                                    axis=axis, **kwargs)
     parts, masks, total = [], [], None

@@ -6,8 +6,11 @@ of integer-coefficient monomials whose factors are *atoms*:
 ``("v", k)``      loop variable k of the kernel (ranges over ``[0, extent_k)``)
 ``("s", k)``      run-time size ``sizes[k]`` (a ``SizeSlot`` of the cut)
 ``("t", i, j)``   run-time element stride of dim j of input i (non-contiguous inputs)
-``("div", a, b)`` floor division ``a // b`` of two non-negative indexes
-``("mod", a, b)`` remainder ``a % b`` of two non-negative indexes
+``("div", a, b)`` floor division ``a // b`` of an index by a positive one
+``("mod", a, b)`` floor remainder ``a % b`` (in ``[0, b)``) of an index by a positive one
+(``a`` may be negative: the simplifier takes multiples of ``b`` out of a non-negative
+index, ``(-2*i + j + 2) // 2`` becomes ``(-2*i + j) // 2 + 1``, exact in floor semantics
+only, which every renderer must implement)
 
 Views, broadcasts, transposes, slices and reshapes compose into such expressions; the
 simplifier removes the ``//`` and ``%`` that reshapes introduce whenever value ranges prove
@@ -177,7 +180,7 @@ def _split_multiples(index: Index, divisor: Index):
 
 
 def floordiv(index: Index, divisor: Index, ranges: Ranges) -> Index:
-    """``index // divisor`` for non-negative operands, simplified."""
+    """``index // divisor`` (floor; a positive divisor), simplified."""
     if divisor == as_index(1):
         return index
     quotient, rest = _split_multiples(index, divisor)
@@ -192,7 +195,7 @@ def floordiv(index: Index, divisor: Index, ranges: Ranges) -> Index:
 
 
 def mod(index: Index, divisor: Index, ranges: Ranges) -> Index:
-    """``index % divisor`` for non-negative operands, simplified."""
+    """``index % divisor`` (floor; a positive divisor), simplified."""
     if divisor == as_index(1):
         return ZERO
     _, rest = _split_multiples(index, divisor)

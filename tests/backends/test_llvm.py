@@ -238,3 +238,26 @@ def test_split_reductions_keep_nan_and_first_position_rules():
     with lnp.config(threads=4):
         got, _ = compiled(lambda m, a: m.stack([a.max(), a.min(), m.nanmax(a)]), x)
     np.testing.assert_array_equal(got, [np.nan, np.nan, np.nanmax(x)])
+
+
+def test_a_reversed_view_of_a_computed_result_reads_the_right_elements():
+    """(-2*i + j + 2) // 2 was split into (-2*i + j) // 2 + 1 and divided with truncation:
+    the reversed view of b + flip(b) read the wrong row (found by bench/fuzz).  Index
+    division and remainder have floor semantics."""
+    x = np.array([[0.0, 1.0], [-0.5, 3.0]], dtype=np.float32)
+    b = lnp.asarray(x)
+    b += lnp.flip(b, axis=0)
+    got = lnp.maximum(lnp.flip(b, axis=0), -1.0)
+    y = x + np.flip(x, axis=0)
+    np.testing.assert_array_equal(np.asarray(got), np.maximum(np.flip(y, axis=0), -1.0))
+
+
+@pytest.mark.parametrize("shape, axes", [((4, 3), (0,)), ((3, 4), (1,)), ((2, 3, 4), (0, 2)),
+                                         ((5, 2), (0, 1))])
+def test_reversed_and_reshaped_views_of_computed_results(shape, axes):
+    x = np.arange(np.prod(shape), dtype=np.float64).reshape(shape) - 7
+    a = lnp.asarray(x)
+    y = lnp.flip(a * 2 + lnp.flip(a, axis=axes), axis=axes)
+    expected = np.flip(x * 2 + np.flip(x, axis=axes), axis=axes)
+    np.testing.assert_array_equal(np.asarray(y.reshape(-1) + 1), expected.reshape(-1) + 1)
+    np.testing.assert_array_equal(np.asarray(lnp.abs(y.T)), np.abs(expected.T))

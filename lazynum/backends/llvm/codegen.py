@@ -148,7 +148,15 @@ class KernelCodegen:
         if atom[0] in ("s", "t"):
             return self.atoms[atom]
         num, den = self.index(atom[1]), self.index(atom[2])
-        return self.e.assign(f"{'sdiv' if atom[0] == 'div' else 'srem'} i64 {num}, {den}")
+        # Floor semantics (index_expr): the numerator may be negative once multiples of the
+        # divisor were taken out of it; the divisor is a positive size.
+        e = self.e
+        rem = e.assign(f"srem i64 {num}, {den}")
+        below = e.assign(f"icmp slt i64 {rem}, 0")
+        if atom[0] == "div":
+            quotient = e.assign(f"sdiv i64 {num}, {den}")
+            return e.assign(f"sub i64 {quotient}, {e.assign(f'zext i1 {below} to i64')}")
+        return e.assign(f"add i64 {rem}, {e.assign(f'select i1 {below}, i64 {den}, i64 0')}")
 
     def _load_atoms(self):
         wanted = set()
