@@ -254,7 +254,8 @@ def compare(expected, got, low_precision=False):
         if type(got) is not type(expected):
             return "type", f"{type(got).__name__} {got!r}"
         if isinstance(expected, float):
-            rtol, atol = TOLERANCES["float64"]
+            narrow = low_precision or float(numpy.float32(expected)) == expected
+            rtol, atol = TOLERANCES["float32" if narrow else "float64"]
             same = math.isclose(got, expected, rel_tol=rtol, abs_tol=atol) or expected == got or (
                 math.isnan(expected) and math.isnan(got))
         else:
