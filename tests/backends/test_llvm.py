@@ -220,7 +220,7 @@ def test_full_reductions_split_across_threads_match_one_thread_and_numpy(threads
     x[n // 2 + 5] = 40.0                                         # the max lies in a later part
     x = (x > 0) if dtype == np.bool_ else x.astype(dtype)
     if name == "prod":
-        x = x[:200] if dtype != np.bool_ else x                   # keep products finite
+        x = x[:60] if dtype != np.bool_ else x                    # keep products far from overflow
     fns = {"count_and_sum": lambda m, a: (a > 0).sum() + a.sum() * 2}
     fn = fns.get(name, lambda m, a: getattr(a, name)())
     with lnp.config(threads=threads):
