@@ -66,6 +66,18 @@ __all__ = sorted(set(
                        "mark_dynamic"]))
 
 
+# lazynum's own API beside NumPy's names (README, docs/): what ``dir(lazynum)`` adds to NumPy's.
+_OWN_API = ("BoundedArray", "LazySize", "SyncError", "bound_shape", "config", "get_dim_size", "grad",
+            "graph_dot", "graph_hash", "graph_text", "jvp", "mark_dynamic", "mark_static", "metrics",
+            "metrics_report", "reset_metrics", "set_dim_size", "sync", "value_and_grad", "vjp")
+
+
+def __dir__():
+    """NumPy's public names (each resolves: lazily, or as a counted fallback) and lazynum's
+    own API; never the modules lazynum is built from."""
+    return sorted({n for n in dir(_np) if not n.startswith("_")} | set(_OWN_API) | {"__version__"})
+
+
 def __getattr__(name):
     """NumPy names lazynum has no lazy version of resolve to counted NumPy fallbacks
     (resolved once: the result is cached in the module's globals)."""
