@@ -48,6 +48,9 @@ def parse(argv):
     parser.add_argument("--recycle", type=int, default=2000, help="seeds per worker process")
     parser.add_argument("--json", default="", help="write every failing record here")
     parser.add_argument("--show", type=int, default=3, help="reproducers printed in full")
+    parser.add_argument("--recheck", default="", metavar="DIR",
+                        help="instead of fuzzing: run every reproducer in DIR (and its backend folders) and "
+                             "list which still fail")
     options = parser.parse_args(argv)
     options.backends = ["llvm", "numpy"] if options.backend == "both" else options.backend.split(",")
     return options
@@ -210,8 +213,26 @@ def summarize(options, records, seconds) -> str:
     return "\n".join(lines)
 
 
+def recheck(folder: str) -> int:
+    """Run each reproducer script under ``folder``; print which still fail (exit status)."""
+    scripts = sorted(os.path.join(root, name) for root, _, names in os.walk(folder)
+                     for name in names if name.endswith(".py"))
+    failing = 0
+    for script in scripts:
+        try:
+            code = subprocess.run([sys.executable, script], cwd=ROOT, capture_output=True, timeout=300).returncode
+        except subprocess.TimeoutExpired:
+            code = "timeout"
+        failing += code != 0
+        print(f"{'FAIL' if code != 0 else 'pass'} ({code})  {script}", flush=True)
+    print(f"{failing} of {len(scripts)} reproducers still fail")
+    return 1 if failing else 0
+
+
 def main(argv=None) -> int:
     options = parse(argv)
+    if options.recheck:
+        return recheck(options.recheck)
     os.makedirs(options.out, exist_ok=True)
     started = time.monotonic()
     records = drive(options)
