@@ -206,6 +206,10 @@ def call(uf: np.ufunc, args, out=None, where=True, dtype=None, casting="same_kin
         else:
             raise TypeError(f"{uf.__name__}() takes from {nin} to {uf.nargs} positional "
                             f"arguments but {len(args)} were given")
+    if out is not None:           # NumPy refuses a read-only output before any type error
+        for target in (out if isinstance(out, tuple) else (out,)):
+            if isinstance(target, ndarray):
+                target._check_writeable()
     try:
         items = [_classify(a) for a in args]
     except TypeError:             # a dtype lazynum lacks (float16): NumPy's shape error first

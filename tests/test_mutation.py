@@ -478,3 +478,16 @@ def test_zero_d_results_are_scalars_so_augmented_assignment_rebinds():
     got = program(lnp, lnp.asarray(x))
     for g, e in zip(got, expected):
         assert_same(g, np.asarray(e))
+
+
+def test_a_read_only_output_is_refused_before_casting_or_type_errors():
+    """NumPy checks that ``out`` is writeable before it resolves the loop."""
+    flags = lnp.broadcast_to(lnp.asarray(np.array([True, False])), (2,))
+    ints = lnp.broadcast_to(lnp.asarray(np.array([1, 2], dtype=np.uint8)), (2,))
+    for statement in (lambda: flags.__ior__(2.0), lambda: ints.__itruediv__(ints),
+                      lambda: lnp.add(ints, 0.5, out=ints)):
+        with pytest.raises(ValueError, match="read-only"):
+            statement()
+    a = lnp.asarray(np.array([3.0, -1.0]))
+    with pytest.raises(ValueError, match="read-only"):
+        lnp.minimum(ints, a[a > 0], out=ints)

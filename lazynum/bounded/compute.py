@@ -153,6 +153,7 @@ def _padding_exponent(exponent, result, sizes):
 
 def _into(uf, inputs, out, dtype):
     """``uf(*inputs, out=out)``: the bounded result written into ``out`` (no sync)."""
+    (out._data if isinstance(out, BoundedArray) else out)._check_writeable()   # NumPy's order
     result = ufunc(uf, inputs, {} if dtype is None else {"dtype": dtype})
     if not np.can_cast(result.dtype, out.dtype, "same_kind"):
         raise TypeError(f"Cannot cast ufunc '{uf.__name__}' output from {result.dtype} to "
