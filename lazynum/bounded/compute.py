@@ -129,11 +129,16 @@ def ufunc(uf, inputs, kwargs):
     arrays, sizes = align(inputs)
     fn = ufuncs.UFUNCS[uf.__name__]
     result = fn(*arrays, **kwargs)
-    if uf is np.power and result.dtype.kind in "iu" and any(s is not None for s in sizes):
-        result = fn(arrays[0], _padding_exponent(arrays[1], result, sizes), **kwargs)
+    integer_power = uf is np.power and result.dtype.kind in "iu"
+    if integer_power and any(s is not None for s in sizes):
+        inside = valid_mask(result.shape, sizes)
+        result = fn(arrays[0], _safe_exponent(arrays[1], inside, result.dtype), **kwargs)
     source = source_rows(inputs)
     if source is not None:
         operands, keep = source
+        if integer_power:          # the rows the mask drops must not raise either
+            rows = keep.reshape((-1,) + (1,) * (result.ndim - 1))
+            operands = [operands[0], _safe_exponent(operands[1], rows, result.dtype)]
         shadow = fn(*operands, **kwargs)
         if isinstance(result, tuple):
             return tuple(_wrap(r, sizes, (s, keep)) for r, s in zip(result, shadow))
@@ -143,12 +148,11 @@ def ufunc(uf, inputs, kwargs):
     return _wrap(result, sizes)
 
 
-def _padding_exponent(exponent, result, sizes):
-    """An integer power's exponent with 1 in the padding: NumPy raises on a negative integer
-    exponent in any element it computes, and the padding must never raise (an empty
-    selection ** -1 is an empty array)."""
-    inside = valid_mask(result.shape, sizes)
-    return mathfuncs.where(inside, exponent, 1).astype(result.dtype)
+def _safe_exponent(exponent, inside, dtype):
+    """An integer power's exponent with 1 outside ``inside``: NumPy raises on a negative
+    integer exponent in any element it computes, and the padding (or a row the mask drops)
+    must never raise (an empty selection ** -1 is an empty array)."""
+    return mathfuncs.where(inside, exponent, 1).astype(dtype)
 
 
 def _into(uf, inputs, out, dtype):

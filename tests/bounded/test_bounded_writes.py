@@ -362,7 +362,8 @@ def test_concatenate_of_a_selection_and_a_0d_array_raises_numpys_value_error():
 def test_integer_power_of_an_empty_selection_does_not_raise():
     def program(m, a):
         empty, full = a[a < -4], a[a >= 0]
-        return {"empty": empty ** -1, "square": full ** 2}
+        nested = full[full > 6]                      # a mask of a mask: reduced over its source
+        return {"empty": empty ** -1, "square": full ** 2, "nested": m.prod(nested ** -1)}
     both(program, np.array([0, 2, 3]))
     a = lnp.asarray(np.array([2, 3]))
     with pytest.raises(ValueError, match="negative integer powers"):
