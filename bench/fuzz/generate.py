@@ -103,7 +103,7 @@ class Generator:
         # are not written to.
         scalar_sources = {n for n in referenced if isinstance(before.get(n), numpy.generic)} | (
             referenced & self.frozen)
-        if scalar_sources and candidate.kind.split(".")[0] in ("view", "alias", "cast"):
+        if scalar_sources and candidate.kind.split(".")[0] in ("view", "alias", "cast", "rearrange"):
             self.frozen.update(new)
         # A NumPy array in the lazynum run (numpy.array(x)) meets lazynum functions as a
         # snapshot (README: known deviations), so np.transpose(w) is no view of it there.
