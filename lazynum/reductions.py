@@ -23,6 +23,7 @@ from . import dtypes
 from .arraytype import ndarray, wrap, wrap_result
 from .conversion import broadcast_node, cast, is_weak, reshape_node, to_node, weak_scalar
 from .expr import node as nodes
+from .expr.combines import numpy_identity
 from .expr.elementwise import SELECT, UFUNC_OPS, loop_signature
 from .expr.extern import SORT
 from .expr.checks import ASSERT_ALL
@@ -43,11 +44,10 @@ _NoValue = np._NoValue
 _apply = nodes.apply
 BOOL, INT64, FLOAT64 = dtypes.BOOL, dtypes.INT64, dtypes.FLOAT64
 
-# ufunc name -> (reduction primitive, identity or None)
+# ufunc name -> reduction primitive (its identity: ``expr.combines``)
 _REDUCERS = {
-    "add": (REDUCE_SUM, 0), "multiply": (REDUCE_PROD, 1), "maximum": (REDUCE_MAX, None),
-    "minimum": (REDUCE_MIN, None), "fmax": (REDUCE_FMAX, None), "fmin": (REDUCE_FMIN, None),
-    "logical_or": (REDUCE_ANY, False), "logical_and": (REDUCE_ALL, True),
+    "add": REDUCE_SUM, "multiply": REDUCE_PROD, "maximum": REDUCE_MAX, "minimum": REDUCE_MIN,
+    "fmax": REDUCE_FMAX, "fmin": REDUCE_FMIN, "logical_or": REDUCE_ANY, "logical_and": REDUCE_ALL,
 }
 # On bool, add is logical or and multiply is logical and (NumPy's bool loops).
 _ON_BOOL = {REDUCE_SUM: REDUCE_ANY, REDUCE_PROD: REDUCE_ALL}
@@ -142,7 +142,7 @@ def _reduce(name, a, axis, dtype=None, out=None, keepdims=False, initial=_NoValu
         _where_node(where)
     axes = _axes(axis, len(node.shape), legacy)
     acc = _acc(name, node.dtype, dtype, out)
-    op, identity = _REDUCERS[name]
+    op, identity = _REDUCERS[name], numpy_identity(name, acc)
     if acc == BOOL:
         op = _ON_BOOL.get(op, op)
     explicit = initial is not _NoValue and initial is not None
@@ -447,7 +447,7 @@ def _cumulative(name, x, axis, dtype, out, include_initial):
     result, ax = _scan(name, node, axis, dtype, out, flatten=False)
     if include_initial:
         first = result.shape[:ax] + (1,) + result.shape[ax + 1:]
-        identity = broadcast_node(nodes.scalar(_REDUCERS[name][1], result.dtype), first)
+        identity = broadcast_node(nodes.scalar(numpy_identity(name, result.dtype), result.dtype), first)
         result = _apply(CONCATENATE, (identity, result), (ax,))
     return _emit(result, out)
 

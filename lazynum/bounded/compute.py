@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import creation, dtypes, manipulation, mathfuncs, reductions, sorting, telemetry
+from .. import creation, manipulation, mathfuncs, reductions, sorting, telemetry
 from ..arraytype import ndarray, wrap
 from ..conversion import to_array
 from ..expr import node as nodes
 from ..expr.checks import ASSERT_ALL
+from ..expr.combines import highest, identity
 from ..expr.shapes import normalize_axes, normalize_axis
 from .array import BoundedArray, materialized, valid_mask
 
@@ -306,7 +307,7 @@ def _count(y, axes):
 
 
 def _extreme(name, y, data, mask, axis, axes, keepdims, kwargs):
-    fill = _lowest(y.dtype) if _EXTREMES[name] == "maximum" else _highest(y.dtype)
+    fill = identity(_EXTREMES[name], y.dtype)        # the padding never wins
     result = getattr(reductions, name)(data, axis=axis, keepdims=keepdims, where=mask,
                                        initial=fill, **kwargs)
     ufunc_name = _EXTREMES[name]
@@ -314,24 +315,12 @@ def _extreme(name, y, data, mask, axis, axes, keepdims, kwargs):
                    f"zero-size array to reduction operation {ufunc_name} which has no identity")
 
 
-def _lowest(dtype):
-    if dtype.kind == "f":
-        return -np.inf
-    return False if dtype == dtypes.BOOL else np.iinfo(dtype).min
-
-
-def _highest(dtype):
-    if dtype.kind == "f":
-        return np.inf
-    return True if dtype == dtypes.BOOL else np.iinfo(dtype).max
-
-
 def arg_extreme(name, y, axis=None, keepdims=False):
     """``argmax``/``argmin`` on the true elements (padding filled so it never wins)."""
     if y.ndim > 1 and axis is None:
         return getattr(reductions, name)(y.materialize(), keepdims=keepdims)
     ax = 0 if axis is None else normalize_axis(axis, y.ndim)
-    fill = _lowest(y.dtype) if name == "argmax" else _highest(y.dtype)
+    fill = identity(name, y.dtype)
     data = y._data
     if y._sizes[ax] is not None:
         data = mathfuncs.where(y.valid_mask((ax,)), data, np.array(fill, dtype=y.dtype))
@@ -361,7 +350,7 @@ def sort(name, y, axis=-1, **kwargs):
     ax = normalize_axis(axis, y.ndim)
     data = y._data
     if y._sizes[ax] is not None:
-        last = np.nan if y.dtype.kind == "f" else _highest(y.dtype)
+        last = np.nan if y.dtype.kind == "f" else highest(y.dtype)
         data = mathfuncs.where(y.valid_mask((ax,)), data, np.array(last, dtype=y.dtype))
         kwargs = {**kwargs, "kind": "stable"}     # true elements keep their place among ties
     return BoundedArray(getattr(sorting, name)(data, axis=ax, **kwargs), y._sizes)

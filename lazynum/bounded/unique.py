@@ -14,8 +14,8 @@ import numpy as np
 
 from .. import creation, dtypes, joining, mathfuncs, reductions, sorting, ufuncs
 from ..conversion import to_array
+from ..expr.combines import highest
 from .array import BoundedArray
-from .compute import _highest
 from .producers import _compact, _static as static_prefix
 
 
@@ -58,7 +58,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 def _flat_input(ar):
     if isinstance(ar, BoundedArray):
         valid = ar.valid_mask()
-        last = np.nan if ar.dtype.kind == "f" else _highest(ar.dtype)
+        last = np.nan if ar.dtype.kind == "f" else highest(ar.dtype)
         values = mathfuncs.where(valid, ar._data, np.array(last, dtype=ar.dtype))
         return values, valid, int(ar._data.shape[0])
     values = to_array(ar).reshape(-1)

@@ -10,9 +10,11 @@ passes over a row in cache) and ``stores``.
 
 Statements are SSA: ``Stmt(name, op, args, dtype, origin)``.  ``op`` is ``"load"``
 (args: buffer name, ``Index``), ``"const"`` (args: Python value), ``"index"`` (args:
-``Index``; an int64 value), or a scalar op named after the NumPy ufunc it implements
-(``add``, ``exp``, ``less``...) plus ``cast`` and ``select``; other args name earlier
-statements or reduction results.  ``origin`` says which user op (and source line) the
+``Index``; an int64 value), or one of ``SCALAR_OPS``: named after the NumPy ufunc it
+implements (``add``, ``exp``, ``less``...) plus ``cast``, ``select`` and ``power_uniform``;
+other args name earlier statements or reduction results.  The lowering refuses any other op
+(``UnknownScalarOp``); a backend with no code for an op on some dtypes runs the node as an
+extern NumPy call and says why (``LAZYNUM_LOGS=fusion``).  ``origin`` says which user op (and source line) the
 statement came from, so printed kernels map back to the user's program.  A CPU backend
 turns this into LLVM IR, a GPU backend into CUDA C; neither needs the graph.
 """
@@ -22,13 +24,49 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..expr.combines import ARG_COMBINES  # noqa: F401  (what a reduction means: expr.combines)
 from .index_expr import Index, format_index
 
-# Reduction combines: the NumPy ufuncs whose reduce they are, and the arg-reductions
-# (the first position of the best value along one axis; NaN wins, as in NumPy).
-COMBINES = ("add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_or", "logical_and",
-            "argmax", "argmin")
-ARG_COMBINES = ("argmax", "argmin")
+# Statements that are not scalar ops: they read memory, a constant, a loop index.
+STRUCTURAL_OPS = frozenset({"load", "const", "index"})
+
+# The scalar ops a kernel statement may name (op lowerings emit them, reduction combines fold
+# with them: ``expr.combines``).  Each is a NumPy ufunc of the same name on one NumPy loop's
+# dtypes, except ``cast`` (astype, unsafe), ``select`` (where: bool, value, value) and
+# ``power_uniform`` (float power with one exponent for the whole loop: NumPy's fast cases).
+SCALAR_OPS = frozenset({
+    # arithmetic
+    "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "fmod", "negative",
+    "absolute", "fabs", "sign", "reciprocal", "power", "float_power", "power_uniform",
+    "maximum", "minimum", "fmax", "fmin", "copysign", "heaviside", "nextafter", "hypot",
+    "logaddexp", "logaddexp2",
+    # rounding
+    "floor", "ceil", "trunc", "rint",
+    # transcendental
+    "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos",
+    "tan", "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh",
+    "arccosh", "arctanh",
+    # comparison, classification, logic, bits
+    "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "isnan", "isinf",
+    "isfinite", "signbit", "logical_and", "logical_or", "logical_xor", "logical_not",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "invert", "left_shift", "right_shift",
+    # conversion and choice
+    "cast", "select",
+})
+
+
+class UnknownScalarOp(Exception):
+    """A lowering emitted an op the kernel IR does not define (a bug in that lowering, not
+    a reason to run the node elsewhere)."""
+
+
+def check_scalar_op(op: str) -> str:
+    """``op`` if it is a kernel-IR scalar op; raises ``UnknownScalarOp`` naming it."""
+    if op not in SCALAR_OPS:
+        raise UnknownScalarOp(f"kernel-IR scalar op {op!r} is not in compile.kernel_ir.SCALAR_OPS: "
+                              "a lowering must emit only listed ops (add it there and give "
+                              "each backend code for it, or declare the primitive EXTERN)")
+    return op
 
 
 @dataclass
@@ -59,7 +97,7 @@ class Store:
 
 @dataclass
 class Reduction:
-    combine: str            # one of COMBINES
+    combine: str            # a name in expr.combines.COMBINES
     value: str              # the statement accumulated at every inner point
     dtype: np.dtype         # the result dtype
     result: str             # the name later phases use for the per-row result

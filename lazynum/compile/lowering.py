@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..expr.combines import lookup as lookup_combine
 from ..expr.registry import KERNEL
 from . import index_expr as ix
-from .kernel_ir import Buffer, Kernel, Loop, Phase, Reduction, Stmt, Store
+from .kernel_ir import Buffer, Kernel, Loop, Phase, Reduction, Stmt, Store, check_scalar_op
 from .loop_collapse import collapse_loops
 
 
@@ -63,8 +64,9 @@ class KernelBuilder:
 
     # -- API for op lowerings ------------------------------------------------------------
     def op(self, name: str, args, dtype) -> str:
-        """Emit scalar op ``name`` on statement names ``args``; returns the result's name."""
-        return self._emit(name, tuple(args), np.dtype(dtype))
+        """Emit scalar op ``name`` (one of ``kernel_ir.SCALAR_OPS``, else ``UnknownScalarOp``)
+        on statement names ``args``; returns the result's name."""
+        return self._emit(check_scalar_op(name), tuple(args), np.dtype(dtype))
 
     def const(self, value, dtype) -> str:
         return self._emit("const", (value,), np.dtype(dtype))
@@ -74,6 +76,8 @@ class KernelBuilder:
 
     def reduce_arg(self, combine: str, value: str, value_dtype, axis: int) -> str:
         """``argmax``/``argmin`` of ``value`` along ``axis`` of the reduced source."""
+        if not lookup_combine(combine).arg:
+            raise ValueError(f"reduce_arg takes an arg-reduction combine, not {combine!r}")
         position = self.loop_index(axis)
         result = f"acc{len(self.results)}"
         self.phase.reductions.append(Reduction(combine, value, np.dtype(np.int64), result,
@@ -82,6 +86,10 @@ class KernelBuilder:
         return result
 
     def reduce(self, combine: str, value: str, dtype) -> str:
+        """Combine ``value`` over this phase's loops (``combine``: an ``expr.combines`` name,
+        else ``KeyError``)."""
+        if lookup_combine(combine).arg:
+            raise ValueError(f"arg-reduction {combine!r} goes through reduce_arg")
         result = f"acc{len(self.results)}"
         self.phase.reductions.append(Reduction(combine, value, np.dtype(dtype), result,
                                                origin=self.origin))

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import telemetry
-from ..expr.registry import KERNEL
+from ..expr.registry import KERNEL, Routine
 from .kernel_ir import ARG_COMBINES
 from .lowering import NotFusable, describe, lower_kernel, reduced_axes
 
@@ -56,25 +56,31 @@ class Schedule:
     steps: list                     # KernelSpec / ExternSpec in execution order
     materialized: list              # nodes that need a buffer (in order)
     refusals: list = field(default_factory=list)    # (what, why) of merges not made
+    externs: list = field(default_factory=list)     # (what, why) of nodes run as NumPy calls
 
 
-def classify(node, supports) -> str:
-    """``"view"``, ``"pointwise"``, ``"reduce"`` or ``"extern"`` for one node."""
+def classify(node, supports) -> tuple:
+    """(kind, why): kind is ``"view"``, ``"pointwise"``, ``"reduce"`` or ``"extern"``; why
+    says why an extern node is one (None for the others; logged under ``LAZYNUM_LOGS=fusion``)."""
     lowering = node.op.lowerings.get(KERNEL)
     if not callable(lowering):
-        return "extern"
+        return "extern", (f"lowered by {lowering!r}" if isinstance(lowering, Routine)
+                          else "its op declares no kernel lowering (its NumPy reference runs)")
     if node.op.name == "view":
-        return "view"
+        return "view", None
     if node.op.kind == "reduce":
         if lowering.combine in ARG_COMBINES and (not node.shape or node.attrs[0] != len(node.args[0].shape) - 1):
             # An arg-reduction carries a serial compare-and-select chain through its loop:
             # fast over many short rows (k-means' argmin over the clusters), slower than
             # NumPy's SIMD argmax over one long run (a full or a column arg-reduction).
-            return "extern"
-        return "reduce" if supports.reduction(lowering.combine, node.dtype) else "extern"
-    if node.op.kind in ("elementwise", "creation") and supports.node(node):
-        return "pointwise"
-    return "extern"
+            return "extern", "a full or column arg-reduction (NumPy's SIMD loop is faster)"
+        if supports.reduction(lowering.combine, node.dtype):
+            return "reduce", None
+        return "extern", f"the backend has no {lowering.combine} reduction on {node.dtype}"
+    if node.op.kind not in ("elementwise", "creation"):
+        return "extern", f"{node.op.kind} ops are not fused"
+    why = supports.why_not(node)
+    return ("pointwise", None) if why is None else ("extern", why)
 
 
 def _size(node) -> int:
@@ -106,7 +112,11 @@ def _reduce_key(node, cut):
 class _Scheduler:
     def __init__(self, cut, supports):
         self.cut = cut
-        self.kinds = {n.id: classify(n, supports) for n in cut.order}
+        self.kinds, self.externs = {}, []
+        for n in cut.order:
+            self.kinds[n.id], why = classify(n, supports)
+            if why is not None:
+                self.externs.append((describe(n), why))
         self.refusals = []
         self.pending = {n.id for n in cut.order}
 
@@ -182,9 +192,11 @@ class _Scheduler:
             produced_at[node.id] = position
         self._mark_stored(steps, keep, produced_at)
         materialized = [n for n in cut.order if n.id in keep]
+        for what, why in self.externs:
+            telemetry.log("fusion", f"extern: {what}: {why}")
         for what, why in self.refusals:
             telemetry.log("fusion", f"not fused: {what}: {why}")
-        return Schedule(steps, materialized, self.refusals)
+        return Schedule(steps, materialized, self.refusals, self.externs)
 
     def _new_spec(self, node) -> KernelSpec:
         if self.kinds[node.id] == "reduce":

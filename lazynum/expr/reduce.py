@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from .combines import PROPAGATE, lookup as lookup_combine
 from .registry import register
 from .shapes import size_of
 
@@ -96,7 +97,9 @@ def _prod_vjp(node, g):
     return (_d.mul(_d.expand_reduced(g, axes, x.shape), _d.select(is_zero, at_zero, at_nonzero)),)
 
 
-def _extremum_vjp(nan_propagates):
+def _extremum_vjp(combine):
+    nan_propagates = lookup_combine(combine).nan == PROPAGATE
+
     def rule(node, g):
         x, axes = node.args[0], node.attrs[0]
         hit = _d.call("equal", x, _d.expand_reduced(node, axes, x.shape))
@@ -110,8 +113,8 @@ def _extremum_vjp(nan_propagates):
 
 REDUCE_SUM.vjp = _sum_vjp
 REDUCE_PROD.vjp = _prod_vjp
-REDUCE_MAX.vjp = REDUCE_MIN.vjp = _extremum_vjp(True)
-REDUCE_FMAX.vjp = REDUCE_FMIN.vjp = _extremum_vjp(False)
+REDUCE_MAX.vjp, REDUCE_MIN.vjp = _extremum_vjp("maximum"), _extremum_vjp("minimum")
+REDUCE_FMAX.vjp, REDUCE_FMIN.vjp = _extremum_vjp("fmax"), _extremum_vjp("fmin")
 REDUCE_ANY.vjp = REDUCE_ALL.vjp = _d.NOT_FLOAT
 
 
@@ -180,13 +183,18 @@ CUMPROD.vjp = _cumprod_vjp
 
 
 # --- kernel lowerings (lazynum.compile) ------------------------------------------------------
-# A reduction lowers to the combine (a kernel-IR reduction over its axes); the scheduler
+# A reduction lowers to its combine (a kernel-IR reduction over its axes); the scheduler
 # fuses its pointwise producers into the loop.  Arg-reductions carry the position along
-# their axis with the best value.  Scans are extern calls.
+# their axis with the best value.  Scans are extern calls.  What a combine means (identity,
+# scalar op, NaN rule) is declared in ``expr.combines``: naming one not declared there is a
+# KeyError here, at import.
 from .registry import EXTERN, declare_lowering  # noqa: E402
 
 
 def _reduction(combine):
+    if lookup_combine(combine).arg:
+        raise ValueError(f"{combine!r} is an arg-reduction: use _arg_reduction")
+
     def lowering(builder, node, args):
         return builder.reduce(combine, args[0], node.dtype)
     lowering.combine = combine
@@ -200,6 +208,9 @@ for _op, _combine in ((REDUCE_SUM, "add"), (REDUCE_PROD, "multiply"), (REDUCE_MA
 
 
 def _arg_reduction(combine):
+    if not lookup_combine(combine).arg:
+        raise ValueError(f"{combine!r} is not an arg-reduction: use _reduction")
+
     def lowering(builder, node, args):
         return builder.reduce_arg(combine, args[0], node.args[0].dtype, node.attrs[0])
     lowering.combine = combine

@@ -2,30 +2,57 @@
 
 A node is supported when every kernel-IR scalar op its declared lowering emits has code
 for those dtypes in ``scalar_ops``; the check runs the lowering once on a probe builder
-and is cached per (op, attrs, dtypes).
+and is cached per (op, attrs, dtypes).  When it has none, ``why_not`` says why (the
+scheduler logs it under ``LAZYNUM_LOGS=fusion``): the ops this backend leaves to NumPy on
+purpose are declared in ``EXTERN_SCALAR_OPS`` with their reason.  A reduction is supported
+when its combine (``expr.combines``) folds with a scalar op that has code for its dtype.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ...compile.kernel_ir import check_scalar_op
+from ...expr.combines import lookup as lookup_combine
 from ...expr.registry import KERNEL
 from . import scalar_ops
 
+# Scalar op -> (dtype kinds, why NumPy's loop runs instead of kernel code).  Every NumPy loop
+# of a kernel-IR scalar op has code in ``scalar_ops`` or is declared here
+# (tests/compile/test_combines.py).
+EXTERN_SCALAR_OPS = {
+    "power": ("iu", "integer power: NumPy raises ValueError for a negative exponent, which a "
+                    "kernel cannot"),
+    "reciprocal": ("iu", "integer reciprocal: rare, and NumPy's loop (1 / x truncated, the "
+                         "minimum value with a warning for 0) is not written for kernels"),
+}
+
+
+def extern_reason(op: str, arg_dtypes, out) -> str:
+    """Why ``op`` on these dtypes is an extern NumPy call here: its declared reason, or (a
+    gap ``EXTERN_SCALAR_OPS`` should declare) that there is no code."""
+    kinds, reason = EXTERN_SCALAR_OPS.get(op, ("", ""))
+    if reason and {np.dtype(d).kind for d in arg_dtypes} <= set(kinds):
+        return reason
+    dtypes = ", ".join(str(d) for d in arg_dtypes)
+    return f"no llvm code for scalar op {op!r} on ({dtypes}) -> {np.dtype(out)}"
+
 
 class _Probe:
-    """A stand-in ``KernelBuilder`` that records the scalar ops a lowering emits."""
+    """A stand-in ``KernelBuilder`` that records the first scalar op (with its dtypes) that
+    the lowering emits and ``scalar_ops`` has no code for."""
 
     def __init__(self, arg_dtypes):
         self.dtypes = {f"a{i}": np.dtype(d) for i, d in enumerate(arg_dtypes)}
-        self.ok = True
+        self.missing = None
 
     def op(self, name, args, dtype):
+        check_scalar_op(name)       # an op the IR lacks is a lowering bug: raise, never extern
         dtype = np.dtype(dtype)
         arg_dtypes = [self.dtypes[a] for a in args]
         if name == "select":
             arg_dtypes = arg_dtypes[1:]
-        if not scalar_ops.supports(name, arg_dtypes, dtype):
-            self.ok = False
+        if self.missing is None and not scalar_ops.supports(name, arg_dtypes, dtype):
+            self.missing = extern_reason(name, arg_dtypes, dtype)
         return self._new(dtype)
 
     def const(self, value, dtype):
@@ -44,25 +71,35 @@ class Supports:
     """The scheduler's capability object for this backend."""
 
     def __init__(self):
-        self._cache: dict = {}
+        self._cache: dict = {}      # key -> None (compiled) or why it is extern
 
     def node(self, node) -> bool:
+        return self.why_not(node) is None
+
+    def why_not(self, node) -> str | None:
+        """Why ``node`` (elementwise or creation) runs as an extern NumPy call; None when
+        this backend compiles it."""
         key = (node.op.name, node.dtype, tuple(a.dtype for a in node.args))
         if node.op.name in ("divmod", "iota"):
             key += (repr(node.attrs),)
-        hit = self._cache.get(key)
-        if hit is None:
+        if key not in self._cache:
             probe = _Probe([a.dtype for a in node.args])
             try:
                 node.op.lowerings[KERNEL](probe, node, [f"a{i}" for i in range(len(node.args))])
-                hit = probe.ok
-            except (NotImplementedError, KeyError, AttributeError, TypeError):
-                hit = False
-            self._cache[key] = hit
-        return hit
+                why = probe.missing
+            except (NotImplementedError, KeyError, AttributeError, TypeError) as exc:
+                why = f"its lowering has no kernel code here ({type(exc).__name__}: {exc})"
+            self._cache[key] = why
+        return self._cache[key]
 
     def reduction(self, combine: str, dtype) -> bool:
-        return np.dtype(dtype).kind in "biuf"
+        """Whether combine ``combine`` (an ``expr.combines`` name, else ``KeyError``) compiles
+        on ``dtype`` (arg-reductions: their int64 result's dtype)."""
+        c = lookup_combine(combine)
+        dt = np.dtype(dtype)
+        if dt.kind not in "biuf":
+            return False
+        return scalar_ops.supports(c.scalar_op, [dt, dt], np.dtype(bool) if c.arg else dt)
 
 
 SUPPORTS = Supports()

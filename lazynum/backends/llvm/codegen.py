@@ -31,6 +31,7 @@ import numpy as np
 
 from ...compile import index_expr as ix
 from ...compile.kernel_ir import ARG_COMBINES
+from ...expr.combines import identity, lookup as lookup_combine
 from . import scalar_ops as so
 from . import vector_math
 from .scalar_ops import Emitter, literal, ltype, mtype
@@ -41,28 +42,11 @@ LOOP_ID = "!lz.loop."         # placeholder + interleave count: ``module_text`` 
 COMPARING = ("maximum", "minimum", "fmax", "fmin")
 
 
-def identity(combine: str, dt: np.dtype):
-    """The initial accumulator value of a reduction."""
-    if combine in ("add", "logical_or"):
-        return 0
-    if combine in ("multiply", "logical_and"):
-        return 1
-    if dt.kind == "b":
-        return combine in ("minimum", "fmin")
-    if dt.kind == "f":
-        if combine in ("fmax", "fmin"):
-            return np.nan       # maxnum(NaN, x) == x; all-NaN stays NaN, as NumPy's fmax.reduce
-        return -np.inf if combine == "maximum" else np.inf
-    info = np.iinfo(dt)
-    return info.min if combine in ("maximum", "fmax") else info.max
-
-
 def _combine(e: Emitter, combine, acc, value, dt) -> str:
     if dt.kind == "f" and combine in ("add", "multiply"):
         op = "fadd" if combine == "add" else "fmul"
         return e.assign(f"{op} reassoc {ltype(dt)} {acc}, {value}")
-    op = {"logical_or": "bitwise_or", "logical_and": "bitwise_and"}.get(combine, combine)
-    return so.emit(e, op, [acc, value], [dt, dt], dt)
+    return so.emit(e, lookup_combine(combine).scalar_op, [acc, value], [dt, dt], dt)
 
 
 COLUMN_BLOCK = 64
@@ -381,7 +365,7 @@ class KernelCodegen:
         ties (ties keep position 0: an all-equal row gives 0)."""
         dt = red.value_dtype
         best, position = self.alloca(ltype(dt)), self.alloca("i64")
-        start = identity("maximum" if red.combine == "argmax" else "minimum", dt)
+        start = identity(red.combine, dt)
         self.e.line(f"store {ltype(dt)} {literal(start, dt)}, ptr {best}")
         self.e.line(f"store i64 0, ptr {position}")
         return best, position
@@ -408,7 +392,7 @@ class KernelCodegen:
     def _beats(self, red, value, best) -> str:
         """i1: ``value`` strictly beats ``best`` for an arg-reduction (or is its first NaN)."""
         e, dt = self.e, red.value_dtype
-        take = so.emit(e, "greater" if red.combine == "argmax" else "less", [value, best], [dt, dt],
+        take = so.emit(e, lookup_combine(red.combine).scalar_op, [value, best], [dt, dt],
                        np.dtype(bool))
         if dt.kind == "f":
             value_nan = e.assign(f"fcmp uno {ltype(dt)} {value}, {value}")
