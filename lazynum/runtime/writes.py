@@ -6,8 +6,8 @@ Every write records the value it replaced (``remember``); when a sync fails at a
 each array whose pending value reaches that node goes back to its value before the first
 write that reached it (``undo``): the failing write and the ones recorded after it on the
 same array never happen (NumPy would not have run them), every other array keeps its
-state, and the next computation is right.  Entries whose write was computed are dropped
-at every sync (``prune``), so the table holds pending writes only.
+state, and the next computation is right.  Entries whose array is computed are dropped at
+every sync (``prune``), so the table holds writes into pending arrays only.
 """
 from __future__ import annotations
 
@@ -30,10 +30,16 @@ def remember(target, before, after) -> None:
 
 
 def prune() -> None:
-    """Forget writes whose value is computed (nothing left to undo) or whose array died."""
+    """Forget writes with nothing left to undo: the array died, or its value (or the
+    write's) is computed.  (A write overwritten within one sync is never computed itself:
+    the array's value decides, or the entry would keep the old graph alive.)"""
     with _lock:
-        _pending[:] = [entry for entry in _pending
-                       if entry[2].buffer is None and _target(entry[0]) is not None]
+        _pending[:] = [entry for entry in _pending if _undoable(entry)]
+
+
+def _undoable(entry) -> bool:
+    target = _target(entry[0])
+    return target is not None and entry[2].buffer is None and _current(target).buffer is None
 
 
 def undo(failed) -> None:

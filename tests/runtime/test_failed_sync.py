@@ -54,3 +54,17 @@ def test_other_arrays_of_the_failed_sync_keep_their_values():
         lnp.sync(x, y)
     assert_same(y, np.full(3, 3.0))
     assert_same(x, np.arange(4.0))
+
+
+def test_remembered_writes_do_not_outlive_the_sync_that_computes_their_array():
+    """Each write remembers the value it replaced until its array is computed: a loop of
+    writes then a sync must not keep the old graph alive."""
+    from lazynum.runtime import writes
+    writes.prune()
+    x = lnp.zeros(64)
+    for i in range(64):
+        x[i] = i
+    assert len(writes._pending) >= 64
+    x.sync()
+    assert writes._pending == []
+    assert_same(x, np.arange(64.0))
