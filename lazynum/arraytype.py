@@ -401,6 +401,15 @@ for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "
     setattr(scalar_result, f"__i{_name}__", _decline)
 
 
+def _detached_window(self, layout, readonly=False) -> "ndarray":
+    """A view of a NumPy scalar is a new array (``s.reshape(1)``, ``s[...]``, ``s.T``):
+    writes through it never reach the scalar."""
+    return wrap(view_node(self._n(), layout))
+
+
+scalar_result._window = _detached_window
+
+
 def wrap_scalar(node) -> "ndarray":
     """``wrap`` for a value NumPy returns as a scalar (see ``scalar_result``): a scalar
     read, a ufunc's 0-d result, a full reduction."""

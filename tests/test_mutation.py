@@ -491,3 +491,19 @@ def test_a_read_only_output_is_refused_before_casting_or_type_errors():
     a = lnp.asarray(np.array([3.0, -1.0]))
     with pytest.raises(ValueError, match="read-only"):
         lnp.minimum(ints, a[a > 0], out=ints)
+
+
+def test_views_of_a_scalar_result_are_new_arrays():
+    """NumPy's scalars have no memory to share: ``s.reshape(1)``, ``s[...]`` and ``np.flip``
+    of one are new arrays, and writes through them never reach ``s``."""
+    def program(m, b):
+        s = (b[0] < 0) + False
+        t = b.sum()
+        r = s.reshape((1,))
+        r[0] = True
+        e = t[...]
+        e += 5
+        return [s, t, r, e]
+    x = np.array([1.0, 2.0])
+    for g, e in zip(program(lnp, lnp.asarray(x)), program(np, x.copy())):
+        assert_same(g, np.asarray(e))

@@ -46,7 +46,8 @@ def _mask_of_mask(y, mask):
         both = outer & inner
         return BoundedArray(data, (both.astype(dtypes.INT64).sum(),) + y._sizes[1:], (rows, both))
     if mask._sizes[0] is not y._sizes[0]:
-        count = checked(count, mask._sizes[0] == y._sizes[0], "IndexError",
+        extent = y._sizes[0] if y._sizes[0] is not None else int(y._data.shape[0])
+        count = checked(count, mask._sizes[0] == extent, "IndexError",
                         "boolean index did not match indexed array along axis 0 (run-time sizes)")
     return BoundedArray(data, (count,) + y._sizes[1:])
 

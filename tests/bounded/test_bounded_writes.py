@@ -410,3 +410,12 @@ def test_nonzero_of_a_2d_array_gives_strided_columns_whose_ravel_copies():
         flat[:] = -3
         return {"rows": rows, "cols": cols, "flat": flat}
     both(program, np.array([[-6, -2], [0, 4]], dtype=np.int8))
+
+
+def test_a_bounded_mask_over_a_regular_leading_dim_is_checked_against_its_extent():
+    def program(m, a):
+        _, _, counts = m.unique(a, return_index=True, return_counts=True)
+        ratio = counts / a                                  # (1, <=1)
+        keep = m.logical_not(m.ceil(m.unique(a)))           # (<=1,)
+        return {"picked": ratio[keep]}
+    both(program, np.array([[0.0]], dtype=np.float32))
