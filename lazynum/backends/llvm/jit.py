@@ -2,8 +2,10 @@
 
 llvmlite 0.50 (LLVM 22): there is no ``llvm.binding.initialize()``; native target and asm
 printer are initialized once.  The optimizer is the new pass manager's default O3
-pipeline for the host CPU and its features, with glibc's libmvec as the vector library so
-the loop vectorizer turns ``exp``/``log``/``sin``... calls into their SIMD variants.
+pipeline for the host CPU and its features.  Transcendentals reach libmvec through
+``vector_math`` (one variant per function and dtype, named in each call's
+``vector-function-abi-variant``), so the vector body, the remainder and every thread compute
+an element alike; ``use_libmvec`` maps the intrinsics the vectorizer leaves behind.
 Object code holds no run-time addresses, so it can be stored and reloaded; ``load_object``
 bounds-checks it (``object_check``) before LLVM reads it, since LLVM's loader crashes the
 process on truncated object code.
