@@ -388,8 +388,9 @@ def matmul(a, b):
     rows = sa[:-1] if len(sa) == 2 else ()
     cols = sb[-1:] if len(sb) == 2 else ()
     sizes = rows + cols
-    if check is not None:
-        result = result + (check * 0).astype(result.dtype)   # the size check rides on the data
+    if check is not None:            # the size check rides on the data (not as + 0: -0.0)
+        result = checked(result, check == check, "ValueError",
+                         "matmul: the contraction dims' run-time sizes differ")
     return _wrap(result, sizes) if sizes else result
 
 

@@ -199,14 +199,14 @@ def mask_assign(x: ndarray, mask: ndarray, value: BoundedArray) -> None:
     position = reductions.cumsum(flat.astype(dtypes.INT64)) - 1
     position = mathfuncs.clip(position, 0, max(bound - 1, 0))
     given = value._sizes[0]
-    size = checked(given, (given == count) | (given == 1), "ValueError",
-                   "NumPy boolean array indexing assignment cannot assign the bounded array's "
-                   "values to a different number of positions where the mask is true")
     position = mathfuncs.where(given == 1, 0, position)      # one value fills every position
     rows = value._data.take(position, axis=0) if bound else creation.zeros((n,) + rest, x.dtype)
     # setitem's unsafe cast before the select, so ``where`` never promotes (uint64 into
-    # int8 through float64 would lose the low bits NumPy keeps)
-    rows = rows.astype(x.dtype) + (size * 0).astype(x.dtype)   # the count check rides on the data
+    # int8 through float64 would lose the low bits NumPy keeps); the count check rides on
+    # the data (an assert, not ``+ 0``, which would turn -0.0 into 0.0)
+    rows = checked(rows.astype(x.dtype), (given == count) | (given == 1), "ValueError",
+                   "NumPy boolean array indexing assignment cannot assign the bounded array's "
+                   "values to a different number of positions where the mask is true")
     keep = flat.reshape((n,) + (1,) * len(rest))
     updated = mathfuncs.where(keep, rows, x.reshape((n,) + rest))
     x[...] = updated.reshape(x.shape)

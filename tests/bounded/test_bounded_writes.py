@@ -419,3 +419,10 @@ def test_a_bounded_mask_over_a_regular_leading_dim_is_checked_against_its_extent
         keep = m.logical_not(m.ceil(m.unique(a)))           # (<=1,)
         return {"picked": ratio[keep]}
     both(program, np.array([[0.0]], dtype=np.float32))
+
+
+def test_writes_through_a_selection_keep_the_sign_of_zero():
+    def program(m, a, b):
+        a[a > 0] *= -0.0
+        return {"a": 1 / a, "dot": 1 / (b[b > 0] @ m.asarray(np.array([-0.0, -0.0])))}
+    both(program, [2.0, -1.0], [3.0, 1.0])
