@@ -76,6 +76,7 @@ class Buffer:
     dtype: np.dtype
     role: str               # "input", "temp" (a program intermediate) or "output"
     shape: tuple = ()       # ints / SizeSlots, for printing
+    number: int = -1        # the program's value number (compile.plan): inputs first
 
 
 @dataclass
@@ -128,6 +129,7 @@ class Kernel:
     outer: list             # of Loop; the first one is split across threads
     phases: list            # of Phase
     sources: list = field(default_factory=list)     # "op at file:line" of the user ops fused here
+    strategy: object = None     # compile.loop_strategy.LoopStrategy, set by compile.plan
 
     def var_names(self) -> dict:
         names = {loop.var: f"o{i}" for i, loop in enumerate(self.outer)}
@@ -142,6 +144,8 @@ def format_kernel(kernel: Kernel) -> str:
     names = kernel.var_names()
     lines = [f"kernel {kernel.name}"]
     lines += [f"  # from {src}" for src in kernel.sources]
+    if kernel.strategy is not None:
+        lines.append(f"  # loops: {kernel.strategy.describe()}")
     for buf in kernel.buffers:
         dims = ", ".join(_dim_text(d) for d in buf.shape)
         lines.append(f"  {buf.role:6s} {buf.name}: {buf.dtype}[{dims}]")

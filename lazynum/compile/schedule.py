@@ -13,8 +13,10 @@ Decisions, in order:
    maps over those rows that read the reductions, become one kernel with one phase per
    reduction (softmax: max, sum, then the normalized store: one kernel, three passes over
    each row while it sits in cache); maps over equal shapes merge into one loop.  A merge
-   is kept only if the merged kernel lowers; every refusal is recorded with its reason
-   (``Schedule.refusals``, logged under ``LAZYNUM_LOGS=fusion``).
+   is kept only if the merged kernel lowers; every refusal is recorded as a ``Refusal``
+   naming both nodes (the one not fused and the kernel's root it was tried with, each with
+   its user op and line) and the reason (``Schedule.refusals``, logged under
+   ``LAZYNUM_LOGS=fusion``), as is why each extern node is one (``Schedule.externs``).
 """
 from __future__ import annotations
 
@@ -32,6 +34,19 @@ MAX_FUSED_OPS = 128
 # How many of the latest kernels a group may merge into besides those it reads (bounds
 # the scheduler's cost on long graphs).
 MERGE_WINDOW = 4
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A fusion not made: ``node`` (described: op, id, user line) stayed out of the kernel
+    rooted at ``other`` (or, with no ``other``, out of every kernel) because of ``why``."""
+    node: str
+    other: str | None
+    why: str
+
+    def __str__(self) -> str:
+        with_ = f" with {self.other}" if self.other else ""
+        return f"not fused: {self.node}{with_}: {self.why}"
 
 
 @dataclass
@@ -55,7 +70,7 @@ class ExternSpec:
 class Schedule:
     steps: list                     # KernelSpec / ExternSpec in execution order
     materialized: list              # nodes that need a buffer (in order)
-    refusals: list = field(default_factory=list)    # (what, why) of merges not made
+    refusals: list = field(default_factory=list)    # of Refusal: merges not made
     externs: list = field(default_factory=list)     # (what, why) of nodes run as NumPy calls
 
 
@@ -156,7 +171,11 @@ class _Scheduler:
             total = 1 + sum(cost.get(a.id, 0) for a in node.args if a.id not in keep)
             if total > MAX_FUSED_OPS and node.id not in keep:
                 keep.add(node.id)
-                self.refusals.append((describe(node), f"kernel size limit ({MAX_FUSED_OPS} ops)"))
+                producer = max((a for a in node.args if a.id not in keep), key=lambda a: cost.get(a.id, 0),
+                               default=None)
+                self.refusals.append(Refusal(describe(node), producer and describe(producer),
+                                             f"kernel size limit ({MAX_FUSED_OPS} ops): "
+                                             "the node gets a buffer"))
             cost[node.id] = total
 
     def deps(self, root, keep) -> set:
@@ -194,8 +213,8 @@ class _Scheduler:
         materialized = [n for n in cut.order if n.id in keep]
         for what, why in self.externs:
             telemetry.log("fusion", f"extern: {what}: {why}")
-        for what, why in self.refusals:
-            telemetry.log("fusion", f"not fused: {what}: {why}")
+        for refusal in self.refusals:
+            telemetry.log("fusion", str(refusal))
         return Schedule(steps, materialized, self.refusals, self.externs)
 
     def _new_spec(self, node) -> KernelSpec:
@@ -234,17 +253,41 @@ class _Scheduler:
             try:
                 kernel = lower_kernel(self.cut, _probe_buffers(self.cut, keep), trial, "probe")
             except NotFusable as exc:
-                self.refusals.append((f"{describe(node)} into kernel {position}", str(exc)))
+                self.refusals.append(Refusal(describe(node), _root(spec), str(exc)))
                 continue
             if sum(len(p.body) for p in kernel.phases) > MAX_FUSED_OPS * 2:
-                self.refusals.append((f"{describe(node)} into kernel {position}",
-                                      f"kernel size limit ({MAX_FUSED_OPS * 2} statements)"))
+                self.refusals.append(Refusal(describe(node), _root(spec),
+                                             f"kernel size limit ({MAX_FUSED_OPS * 2} statements)"))
                 continue
             steps[position] = trial
             return position
         if deps:
-            self.refusals.append((describe(node), "no earlier kernel with the same rows/shape"))
+            self._refuse_unfit(node, deps, steps, produced_at)
         return None
+
+    def _refuse_unfit(self, node, deps, steps, produced_at) -> None:
+        """Record why ``node`` joins no kernel of what it reads: the nearest one's root and
+        both iteration shapes."""
+        position = max(produced_at[d] for d in deps)
+        spec = steps[position]
+        if isinstance(spec, ExternSpec):
+            why = f"it reads the result of extern call {describe(spec.node)} (a fusion boundary)"
+            self.refusals.append(Refusal(describe(node), None, why))
+            return
+        self.refusals.append(Refusal(describe(node), _root(spec), self._unfit_reason(spec, node)))
+
+    def _unfit_reason(self, spec, node) -> str:
+        """Why ``_fits(spec, node)`` is false, in the terms it checks."""
+        loops = _shape_text(tuple(spec.outer) + tuple(spec.inner))
+        if self.kinds[node.id] != "reduce":
+            return f"its shape {_shape_text(self.cut.shape(node.shape))} is not the kernel's loops {loops}"
+        outer, (reduced, axes) = _reduce_key(node, self.cut)
+        if spec.reduce_key is not None and spec.reduce_key != (reduced, axes):
+            return (f"it reduces axes {axes} of extents {_shape_text(reduced)}; the kernel's "
+                    f"reductions reduce axes {spec.reduce_key[1]} of extents "
+                    f"{_shape_text(spec.reduce_key[0])}")
+        return (f"its result has shape {_shape_text(outer)}, but the kernel's outer loops are "
+                f"{_shape_text(spec.outer)} (of loops {loops})")
 
     def _with(self, spec, node) -> KernelSpec:
         shape = self.cut.shape(node.shape)
@@ -269,6 +312,15 @@ class _Scheduler:
                 step.stored = {n.id for n in step.maps}
                 step.stored.update(n.id for n in step.reductions
                                    if n.id in outputs or n.id in read_elsewhere)
+
+
+def _root(spec) -> str:
+    """The node a kernel spec is known by: its first reduction, else its first map."""
+    return describe((spec.reductions or spec.maps)[0])
+
+
+def _shape_text(shape) -> str:
+    return "(" + ", ".join(str(d) if isinstance(d, int) else f"n{getattr(d, 'index', d)}" for d in shape) + ")"
 
 
 def _probe_buffers(cut, keep) -> dict:

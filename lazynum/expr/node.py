@@ -56,7 +56,7 @@ class TraceState:
     def use_settings(self, settings) -> None:
         self.flush_nodes_limit = settings.flush_nodes
         self.flush_bytes_limit = settings.flush_bytes
-        self.record_sites = bool(settings.logs & {"graph", "kernels"})
+        self.record_sites = bool(settings.logs & {"graph", "kernels", "fusion"})
 
 
 class _PerThread(threading.local):

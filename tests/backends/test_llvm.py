@@ -9,6 +9,7 @@ from hypothesis import given, settings
 import lazynum as lnp
 import lazynum.backends.llvm as llvm_backend
 from lazynum.backends.llvm import buffer_pool, codegen, workers
+from lazynum.compile import loop_strategy
 
 from .. import strategies as S
 from ..compile.llvm_harness import compiled, on_llvm
@@ -182,10 +183,10 @@ def test_column_order_is_chosen_only_for_reductions_over_leading_axes():
     _, by_column = compiled(lambda m, a: a.sum(axis=0), x)
     _, by_row = compiled(lambda m, a: a.sum(axis=1), x)
     _, standardized = compiled(lambda m, a: (a - a.mean(axis=0)) / a.std(axis=0), x)
-    column = [codegen.column_order(k) for k in _kernels(by_column)]
+    column = [loop_strategy.column_order(k) for k in _kernels(by_column)]
     assert column == [True]
-    assert not any(codegen.column_order(k) for k in _kernels(by_row))
-    assert any(codegen.column_order(k) for k in _kernels(standardized))
+    assert not any(loop_strategy.column_order(k) for k in _kernels(by_row))
+    assert any(loop_strategy.column_order(k) for k in _kernels(standardized))
 
 
 def _kernels(program):

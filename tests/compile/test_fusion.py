@@ -1,5 +1,7 @@
 """Fusion decisions: kernel counts for the canonical patterns (issue 4), and no
 intermediate buffers for anything fused."""
+import re
+
 import numpy as np
 import pytest
 
@@ -66,7 +68,34 @@ def test_refused_fusions_are_recorded_and_logged(capsys):
         value, program = compiled(fn, X)
     np.testing.assert_allclose(value, fn(np, X), rtol=1e-5, atol=1e-5)
     assert program.kernel_count == 2
-    assert "not fused" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "not fused" in err
+
+
+def test_a_refused_fusion_names_both_nodes_with_their_lines_and_the_reason(capsys):
+    def fn(m, x):
+        total = (x * 2.0).sum()
+        rows = x.sum(axis=0)
+        return (rows + total).sum()
+    first = fn.__code__.co_firstlineno
+    with lnp.config(logs="fusion"):
+        compiled(fn, X)
+    refusals = [line for line in capsys.readouterr().err.splitlines() if "not fused" in line]
+    assert len(refusals) == 1, refusals
+    pattern = (r"\[lazynum:fusion\] not fused: reduce_sum %\d+ at (.+):(\d+) with reduce_sum %\d+ at "
+               r"(.+):(\d+): it reduces axes \(0,\) of extents \(n\d\); the kernel's reductions reduce axes")
+    match = re.match(pattern, refusals[0])
+    assert match, refusals[0]
+    file_a, line_a, file_b, line_b = match.groups()
+    assert file_a == file_b == __file__
+    assert {int(line_a), int(line_b)} <= {first + 1, first + 2, first + 3} and line_a != line_b
+
+
+def test_extern_choices_are_logged_with_their_reason(capsys):
+    with lnp.config(logs="fusion"):
+        compiled(lambda m, x: m.sort(x, axis=1) + 1.0, X)
+    err = capsys.readouterr().err
+    assert "extern: sort" in err and "test_fusion.py:" in err and "NumPy reference runs" in err
 
 
 def test_kernels_print_with_the_user_ops_they_came_from(capsys):

@@ -14,7 +14,7 @@ import numpy as np
 from ...compile.kernel_ir import check_scalar_op
 from ...expr.combines import lookup as lookup_combine
 from ...expr.registry import KERNEL
-from . import scalar_ops
+from . import compaction, scalar_ops
 
 # Scalar op -> (dtype kinds, why NumPy's loop runs instead of kernel code).  Every NumPy loop
 # of a kernel-IR scalar op has code in ``scalar_ops`` or is declared here
@@ -100,6 +100,11 @@ class Supports:
         if dt.kind not in "biuf":
             return False
         return scalar_ops.supports(c.scalar_op, [dt, dt], np.dtype(bool) if c.arg else dt)
+
+    def routine(self, name: str, dtype) -> bool:
+        """Whether this backend has its own routine ``name`` for results of ``dtype`` (else the
+        node's NumPy reference runs): stream compaction for the item sizes it compiles."""
+        return name == "compact" and compaction.supports(dtype)
 
 
 SUPPORTS = Supports()

@@ -10,18 +10,10 @@ element strides of non-contiguous inputs and the values of scalar inputs from ``
 over ``[start, stop)`` (the slice a worker thread owns).  Addresses are GEPs; loop
 variables and accumulators are allocas that SROA turns into registers.
 
-Float32 sums and products accumulate blockwise: each block of ``BLOCK`` consecutive inner
-elements is combined in the value's type (vectorized, with ``reassoc``), and block results
-go into a float64 accumulator, so long float32 sums stay as accurate as NumPy's pairwise
-summation.  Float64 sums need no wider type: they accumulate directly (vectorized,
-``reassoc``), which also keeps short rows cheap.
-
-Reductions over leading axes (``x.sum(axis=0)``, column statistics) run in *column order*
-(``column_order``/``column_phases``): the reduced loops go outside a block of
-``COLUMN_BLOCK`` outer points with one accumulator each (float64 for float sums), so every
-row is read contiguously and the per-point loop vectorizes, instead of walking the array
-column by column.  Extents are symbolic, so such kernels carry both orders and pick at run
-time: a thread with fewer than ``COLUMN_MIN`` points runs row order.
+How loops run (column order for reductions over leading axes, full reductions split
+across threads, blocked float32 accumulation) is decided before this module, by
+``compile.loop_strategy``: each kernel arrives with its ``strategy``, and this module writes
+the code it asks for.
 """
 from __future__ import annotations
 
@@ -36,7 +28,6 @@ from . import scalar_ops as so
 from . import vector_math
 from .scalar_ops import Emitter, literal, ltype, mtype
 
-BLOCK = 1024
 F64 = np.dtype(np.float64)
 LOOP_ID = "!lz.loop."         # placeholder + interleave count: ``module_text`` numbers them
 COMPARING = ("maximum", "minimum", "fmax", "fmin")
@@ -49,47 +40,12 @@ def _combine(e: Emitter, combine, acc, value, dt) -> str:
     return so.emit(e, lookup_combine(combine).scalar_op, [acc, value], [dt, dt], dt)
 
 
-COLUMN_BLOCK = 64
-COLUMN_MIN = 16          # fewer points per thread than this: row order (see ``function``)
-
-
-def _unit_stride(index: ix.Index, var: int) -> bool:
-    return any(m == (("v", var),) and c == 1 for m, c in index.terms)
-
-
-def column_order(kernel) -> bool:
-    """Whether the kernel reduces over leading axes: one outer loop, phases that are
-    reductions over inner loops or per-point maps, the first a reduction, and a load that
-    is contiguous along the outer loop but not along any reduced loop (a column sum).
-    Then the reduced loops go outside (``column_phases``)."""
-    if len(kernel.outer) != 1 or not kernel.phases or not kernel.phases[0].reductions:
-        return False
-    if any(r.combine in ARG_COMBINES for p in kernel.phases for r in p.reductions):
-        return False                # arg-reductions keep row order (two accumulators each)
-    outer = kernel.outer[0].var
-    for phase in kernel.phases:
-        if bool(phase.reductions) != bool(phase.inner):
-            return False
-    for phase in kernel.phases:
-        if not phase.reductions:
-            continue
-        inner = [loop.var for loop in phase.inner]
-        for stmt in phase.body:
-            if stmt.op != "load" or not isinstance(stmt.args[-1], ix.Index):
-                continue
-            index = stmt.args[-1]
-            touched = {a[1] for a in index.atoms() if a[0] == "v"}
-            if (_unit_stride(index, outer) and touched & set(inner)
-                    and not any(_unit_stride(index, v) for v in inner)):
-                return True
-    return False
-
-
 class KernelCodegen:
     """Generates the LLVM function for one kernel (see the module docstring)."""
 
     def __init__(self, kernel, layout):
         self.kernel = kernel
+        self.strategy = kernel.strategy    # decided by compile.loop_strategy
         self.layout = layout        # positions of strides and scalar values in ``params``
         pointers = [b for b in kernel.buffers if b.role != "param"]
         self.n_pointers = len(pointers)
@@ -401,7 +357,7 @@ class KernelCodegen:
         return take
 
     def _blocked_reduction(self, phase, plans, first_range=None) -> None:
-        """Float sums/products combine each ``BLOCK`` of the last inner loop in their own
+        """Float sums/products combine each ``strategy.float_block`` of the last inner loop in their own
         type (vectorized), then add the block into the float64 accumulator."""
         e = self.e
         outer, last = phase.inner[:-1], phase.inner[-1]
@@ -411,7 +367,7 @@ class KernelCodegen:
             extent = high or self.index(last.extent)
 
             def one_block(start):
-                stop_raw = e.assign(f"add nsw i64 {start}, {BLOCK}")
+                stop_raw = e.assign(f"add nsw i64 {start}, {self.strategy.float_block}")
                 stop = e.assign(f"call i64 @llvm.smin.i64(i64 {stop_raw}, i64 {extent})")
                 e.declarations.add("declare i64 @llvm.smin.i64(i64, i64) #0")
                 targets, partials = [], []
@@ -429,12 +385,12 @@ class KernelCodegen:
                     part = so.cast(e, e.assign(f"load {ltype(red.dtype)}, ptr {block_acc}"), red.dtype, F64)
                     cur = e.assign(f"load double, ptr {acc}")
                     e.line(f"store double {_combine(e, red.combine, cur, part, F64)}, ptr {acc}")
-            self.loop(None, low, extent, one_block, step=BLOCK)
+            self.loop(None, low, extent, one_block, step=self.strategy.float_block)
         self.nest(outer, blocks, first_range=first_range if outer else None)
 
     # -- column order: reductions over leading axes ---------------------------------------
     def column_phases(self) -> None:
-        """The kernel with the reduced loops outside a block of ``COLUMN_BLOCK`` outer
+        """The kernel with the reduced loops outside a block of ``strategy.column_block`` outer
         points: each block keeps one accumulator per point, and every row of the reduced
         axes is read contiguously (``x.sum(axis=0)`` streams ``x`` once instead of walking
         it column by column)."""
@@ -450,7 +406,7 @@ class KernelCodegen:
                 self.dtypes[name] = dt
 
         def block(start):
-            stop_raw = e.assign(f"add nsw i64 {start}, {COLUMN_BLOCK}")
+            stop_raw = e.assign(f"add nsw i64 {start}, {self.strategy.column_block}")
             stop = e.assign(f"call i64 @llvm.smin.i64(i64 {stop_raw}, i64 %stop)")
             e.declarations.add("declare i64 @llvm.smin.i64(i64, i64) #0")
             for phase in self.kernel.phases:
@@ -458,7 +414,7 @@ class KernelCodegen:
                 for red in phase.reductions:
                     dt = red.dtype
                     acc_dt = F64 if dt.kind == "f" and red.combine in ("add", "multiply") else dt
-                    array = self.alloca(f"[{COLUMN_BLOCK} x {ltype(acc_dt)}]")
+                    array = self.alloca(f"[{self.strategy.column_block} x {ltype(acc_dt)}]")
                     init = literal(identity(red.combine, dt), acc_dt)
                     self.loop(None, start, stop, lambda o, a=array, t=acc_dt, v=init: e.line(
                         f"store {ltype(t)} {v}, ptr {self._column_slot(a, t, start, o)}"))
@@ -482,12 +438,12 @@ class KernelCodegen:
                         self.store(store)
                 if not phase.reductions or phase.stores:
                     self.loop(outer.var, start, stop, epilogue)
-        self.loop(None, "%start", "%stop", block, step=COLUMN_BLOCK)
+        self.loop(None, "%start", "%stop", block, step=self.strategy.column_block)
 
     def _column_slot(self, array, acc_dt, start, point=None) -> str:
         point = point if point is not None else self.vars[self.kernel.outer[0].var]
         offset = self.e.assign(f"sub nsw i64 {point}, {start}")
-        return self.e.assign(f"getelementptr inbounds [{COLUMN_BLOCK} x {ltype(acc_dt)}], "
+        return self.e.assign(f"getelementptr inbounds [{self.strategy.column_block} x {ltype(acc_dt)}], "
                              f"ptr {array}, i64 0, i64 {offset}")
 
     # -- the function -------------------------------------------------------------------
@@ -503,11 +459,11 @@ class KernelCodegen:
                     self.reduction_phase(phase)
                 else:
                     self.map_phase(phase)
-        if column_order(k):
+        if self.strategy.column_order:
             # Column order pays when a block of points vectorizes; a thread's few columns
             # (k-means' 2 coordinates) keep their accumulators in registers in row order.
             span = e.assign("sub nsw i64 %stop, %start")
-            wide = e.assign(f"icmp sge i64 {span}, {COLUMN_MIN}")
+            wide = e.assign(f"icmp sge i64 {span}, {self.strategy.column_min}")
             by_column, by_row, done = e.label("columns"), e.label("rows"), e.label("orders_done")
             e.line(f"br i1 {wide}, label %{by_column}, label %{by_row}")
             for label, emit in ((by_column, self.column_phases),
@@ -547,7 +503,7 @@ class KernelCodegen:
         self._load_atoms()
         phase = self.kernel.phases[0]
         plans = self._plans(phase)
-        slots = split_reduction(self.kernel)
+        slots = self.strategy.split_slots
         e = self.e
 
         def combine(part):
@@ -609,19 +565,6 @@ class KernelCodegen:
         return "\n".join(body + entry)
 
 
-def split_reduction(kernel) -> int:
-    """Scratch slots per part when the kernel's work is one reduction pass with no outer
-    loop (``x.sum()``, a masked count and sum), followed only by per-result maps: then its
-    first loop splits across threads (``part_function``) and ``finish_function`` combines
-    the parts.  0 otherwise (the kernel runs whole, on one thread)."""
-    if kernel.outer or not kernel.phases:
-        return 0
-    first, rest = kernel.phases[0], kernel.phases[1:]
-    if not first.reductions or not first.inner or any(p.reductions or p.inner for p in rest):
-        return 0
-    return sum(2 if r.combine in ARG_COMBINES else 1 for r in first.reductions)
-
-
 def module_text(kernels, layout, triple: str, data_layout: str, routines=(),
                 routine_declarations=()) -> str:
     """One LLVM module holding every kernel of a program (or the IR text of backend
@@ -630,7 +573,7 @@ def module_text(kernels, layout, triple: str, data_layout: str, routines=(),
     for kernel in kernels:
         gens = [KernelCodegen(kernel, layout)]
         functions.append(gens[0].function())
-        if split_reduction(kernel):
+        if kernel.strategy.split_slots:
             gens += [KernelCodegen(kernel, layout), KernelCodegen(kernel, layout)]
             functions += [gens[1].part_function(), gens[2].finish_function()]
         for gen in gens:

@@ -19,8 +19,8 @@ _ALLOWED = {
     ("numpy", "dtype"), ("numpy._core.multiarray", "scalar"), ("numpy.core.multiarray", "scalar"),
     ("lazynum.compile.cut", "SizeSlot"), ("lazynum.compile.cut", "AttrTemplate"),
     ("lazynum.compile.index_expr", "Index"),
-    ("lazynum.backends.llvm.program", "KernelStep"), ("lazynum.backends.llvm.program", "ExternStep"),
-    ("lazynum.backends.llvm.program", "RoutineStep"),
+    ("lazynum.compile.plan", "KernelStep"), ("lazynum.compile.plan", "ExternStep"),
+    ("lazynum.compile.plan", "RoutineStep"),
     ("lazynum.expr.registry", "lookup"),
     ("copyreg", "_reconstructor"), ("builtins", "object"),
 }

@@ -1,0 +1,100 @@
+"""Loop-order decisions for one kernel, made before any backend sees it.
+
+A renderer only renders: which order a kernel's loops run in, whether a full reduction
+splits across threads and the block sizes of blocked accumulation are decided here, from
+the kernel IR alone, and travel with the kernel as its ``LoopStrategy``.  The llvm
+renderer (``backends/llvm/codegen``) writes the code each decision asks for; a GPU
+renderer reads the same fields.
+
+- *Column order* (``column_order``): a reduction over leading axes (``x.sum(axis=0)``,
+  column statistics) runs with the reduced loops outside a block of ``column_block`` outer
+  points, one accumulator each, so every row is read contiguously and the per-point loop
+  vectorizes.  Extents are symbolic, so such kernels carry both orders and pick at run
+  time: a thread with fewer than ``column_min`` points runs row order.
+- *Split reductions* (``split_slots``): one reduction pass with no outer loop (``x.sum()``,
+  a masked count and sum), followed only by per-result maps, splits its first loop across
+  threads; each part leaves its accumulators in ``split_slots`` scratch slots (8 bytes
+  each) and a finishing step combines the parts in order.
+- *Blocked float accumulation* (``float_block``): float32 sums and products combine each
+  block of that many consecutive inner elements in their own type, and the block results
+  in float64, so long float32 sums stay as accurate as NumPy's pairwise summation.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import index_expr as ix
+from .kernel_ir import ARG_COMBINES
+
+FLOAT_BLOCK = 1024
+COLUMN_BLOCK = 64
+COLUMN_MIN = 16          # fewer points per thread than this: row order
+
+
+@dataclass(frozen=True)
+class LoopStrategy:
+    """How a kernel's loops run (see the module docstring)."""
+    column_order: bool = False
+    split_slots: int = 0
+    float_block: int = FLOAT_BLOCK
+    column_block: int = COLUMN_BLOCK
+    column_min: int = COLUMN_MIN
+
+    def describe(self) -> str:
+        parts = []
+        if self.column_order:
+            parts.append(f"column order in blocks of {self.column_block} points "
+                         f"(row order below {self.column_min} points a thread)")
+        if self.split_slots:
+            parts.append(f"split across threads ({self.split_slots} scratch slots a part)")
+        return "; ".join(parts) or "row order"
+
+
+def choose(kernel) -> LoopStrategy:
+    """The strategy for ``kernel``."""
+    return LoopStrategy(column_order=column_order(kernel), split_slots=split_slots(kernel))
+
+
+def _unit_stride(index: ix.Index, var: int) -> bool:
+    return any(m == (("v", var),) and c == 1 for m, c in index.terms)
+
+
+def column_order(kernel) -> bool:
+    """Whether the kernel reduces over leading axes: one outer loop, phases that are
+    reductions over inner loops or per-point maps, the first a reduction, and a load that
+    is contiguous along the outer loop but not along any reduced loop (a column sum)."""
+    if len(kernel.outer) != 1 or not kernel.phases or not kernel.phases[0].reductions:
+        return False
+    if any(r.combine in ARG_COMBINES for p in kernel.phases for r in p.reductions):
+        return False                # arg-reductions keep row order (two accumulators each)
+    if any(bool(phase.reductions) != bool(phase.inner) for phase in kernel.phases):
+        return False
+    outer = kernel.outer[0].var
+    for phase in kernel.phases:
+        if phase.reductions and _reads_columns(phase, outer):
+            return True
+    return False
+
+
+def _reads_columns(phase, outer) -> bool:
+    inner = [loop.var for loop in phase.inner]
+    for stmt in phase.body:
+        if stmt.op != "load" or not isinstance(stmt.args[-1], ix.Index):
+            continue
+        index = stmt.args[-1]
+        touched = {a[1] for a in index.atoms() if a[0] == "v"}
+        if (_unit_stride(index, outer) and touched & set(inner)
+                and not any(_unit_stride(index, v) for v in inner)):
+            return True
+    return False
+
+
+def split_slots(kernel) -> int:
+    """Scratch slots per part when the kernel's work splits across threads, else 0 (the
+    kernel runs whole, on one thread)."""
+    if kernel.outer or not kernel.phases:
+        return 0
+    first, rest = kernel.phases[0], kernel.phases[1:]
+    if not first.reductions or not first.inner or any(p.reductions or p.inner for p in rest):
+        return 0
+    return sum(2 if r.combine in ARG_COMBINES else 1 for r in first.reductions)

@@ -1,0 +1,245 @@
+"""From a cut to a plan: every decision a backend needs, and nothing it must rediscover.
+
+``make_plan(cut, supports)`` schedules the cut (fusion, ``schedule``), numbers its values
+(the cut's inputs first, then every buffer the program materializes), lowers each kernel
+spec to the kernel IR with buffers that carry their numbers, lets identical kernels share
+one function, chooses each kernel's loop strategy (``loop_strategy``) and says after which
+step each intermediate is dead; ``donations`` says which extern call may update its argument
+in place (computed again when a stored program is loaded: it is keyed by the step objects).
+
+A backend renders the plan's kernels (``backends/llvm/codegen`` writes LLVM IR) and runs its
+steps; it never sees the graph.  The steps name values by number and sizes by slot, so a
+plan serves every later trace that hits its cache entry, and pickles (an ``Op`` by its
+registry name) for the disk cache.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from . import index_expr as ix
+from .kernel_ir import Buffer, Kernel, format_kernel
+from .loop_strategy import choose
+from .lowering import lower_kernel
+from .schedule import ExternSpec, schedule
+from ..expr.registry import KERNEL, Routine
+
+
+class KernelStep:
+    """Launch of one kernel: ``args`` are value numbers, ``writes`` those it stores,
+    ``scalars`` the 0-d inputs it reads (a backend passes them by value, so a loop body
+    traced many times compiles once).  ``split``/``split_extent``: the kernel's reduction
+    splits across threads with that many scratch slots a part, over that loop's extent."""
+    __slots__ = ("name", "args", "writes", "extent", "work", "scalars", "split", "split_extent")
+
+    def __init__(self, name, args, writes, extent, work, scalars=()):
+        self.name, self.args, self.writes, self.extent, self.work = name, args, writes, extent, work
+        self.scalars = list(scalars)
+        self.split = 0
+        self.split_extent = None
+
+
+class ExternStep:
+    """A call of ``op``'s NumPy reference; ``step`` is its index in the cut's order.
+    (An ``Op`` pickles as its registry name.)"""
+    __slots__ = ("op", "attrs", "args", "out", "step")
+
+    def __init__(self, op, attrs, args, out, step):
+        self.op, self.attrs, self.args, self.out, self.step = op, attrs, args, out, step
+
+
+class RoutineStep:
+    """A call of a backend routine (``compact``) the backend declared it has for this
+    node: ``args`` and ``out`` are value numbers."""
+    __slots__ = ("routine", "itemsize", "args", "out", "step")
+
+    def __init__(self, routine, itemsize, args, out, step):
+        self.routine, self.itemsize, self.args, self.out, self.step = (
+            routine, itemsize, args, out, step)
+
+
+@dataclass
+class Plan:
+    """What a backend renders and runs (see the module docstring)."""
+    n_inputs: int
+    contiguous: list        # per input: C-contiguity guaranteed
+    scalars: list           # inputs that are 0-d (passed by value)
+    values: list            # value number - n_inputs -> (dtype, shape spec) of each buffer
+    steps: list             # of KernelStep / ExternStep / RoutineStep, in order
+    outputs: list           # value numbers the program returns
+    releases: dict          # step index -> value numbers dead after it
+    kernels: list           # of Kernel (after sharing), each with its ``strategy``
+
+
+def evaluate(index: ix.Index, sizes) -> int:
+    """The value of an index made of sizes only (extents, work estimates)."""
+    total = 0
+    for monomial, coef in index.terms:
+        for atom in monomial:
+            coef *= sizes[atom[1]]
+        total += coef
+    return total
+
+
+def make_plan(cut, supports) -> Plan:
+    """Schedule, number, lower and decide ``cut`` (see the module docstring).  ``supports``
+    is the backend's capability object (``node``, ``reduction``, ``why_not``, ``routine``)."""
+    sched = schedule(cut, supports)
+    numbers, values = _value_numbers(cut, sched)
+    buffers = _buffers(cut, numbers)
+    order_index = {n.id: j for j, n in enumerate(cut.order)}
+    steps, kernels = [], []
+    for spec in sched.steps:
+        if isinstance(spec, ExternSpec):
+            steps.append(_call_step(cut, spec.node, numbers, order_index, supports))
+            continue
+        kernel = lower_kernel(cut, buffers, spec, f"k{len(kernels)}")
+        kernels.append(kernel)
+        steps.append(_kernel_step(kernel))
+    outputs = [numbers[n.id] for n in cut.outputs]
+    n_inputs = len(cut.leaves)
+    releases = _releases(steps, outputs, n_inputs)
+    kernels = _share_identical_kernels(kernels, steps)
+    _choose_strategies(kernels, steps)
+    scalars = [i for i, leaf in enumerate(cut.leaves) if not leaf.shape]
+    return Plan(n_inputs, list(cut.leaf_contiguous), scalars, values, steps, outputs, releases, kernels)
+
+
+def _value_numbers(cut, sched):
+    """Number the inputs, then every buffer the program materializes."""
+    numbers = {leaf.id: i for i, leaf in enumerate(cut.leaves)}
+    values = []
+    for spec in sched.steps:
+        nodes = [spec.node] if isinstance(spec, ExternSpec) else [
+            n for n in spec.reductions + spec.maps if n.id in spec.stored]
+        for node in nodes:
+            numbers[node.id] = len(cut.leaves) + len(values)
+            values.append((node.dtype, cut.shape(node.shape)))
+    return numbers, values
+
+
+def _buffers(cut, numbers) -> dict:
+    outputs = {n.id for n in cut.outputs}
+    order_ids = {n.id: n for n in cut.order}
+    out = {}
+    for leaf in cut.leaves:
+        role = "param" if not leaf.shape else "input"
+        number = numbers[leaf.id]
+        out[leaf.id] = Buffer(f"in{number}", leaf.dtype, role, cut.shape(leaf.shape), number)
+    for node_id, number in numbers.items():
+        node = order_ids.get(node_id)
+        if node is not None:
+            role = "output" if node_id in outputs else "temp"
+            out[node_id] = Buffer(f"v{number}", node.dtype, role, cut.shape(node.shape), number)
+    return out
+
+
+def _call_step(cut, node, numbers, order_index, supports):
+    """A routine call when the backend has one for ``node``, else its NumPy reference."""
+    args = [numbers[a.id] for a in node.args]
+    lowering = node.op.lowerings.get(KERNEL)
+    if isinstance(lowering, Routine) and supports.routine(lowering.name, node.dtype):
+        return RoutineStep(lowering.name, node.dtype.itemsize, args, numbers[node.id], order_index[node.id])
+    return ExternStep(node.op, cut.attrs(node), args, numbers[node.id], order_index[node.id])
+
+
+def _kernel_step(kernel: Kernel) -> KernelStep:
+    stored = {s.buffer for p in kernel.phases for s in p.stores}
+    args = [b.number for b in kernel.buffers if b.role != "param"]
+    writes = [b.number for b in kernel.buffers if b.role not in ("input", "param") and b.name in stored]
+    scalars = [b.number for b in kernel.buffers if b.role == "param"]
+    extent, work = _launch_shape(kernel)
+    return KernelStep(kernel.name, args, writes, extent, work, scalars)
+
+
+def _launch_shape(kernel):
+    """(first outer extent or None, total work) as size-only indexes."""
+    extent = kernel.outer[0].extent if kernel.outer else None
+    outer = ix.as_index(1)
+    for loop in kernel.outer:
+        outer = outer * loop.extent
+    inner = ix.ZERO
+    for phase in kernel.phases:
+        n = ix.as_index(1)
+        for loop in phase.inner:
+            n = n * loop.extent
+        inner = inner + n
+    return extent, outer * inner
+
+
+def _choose_strategies(kernels, steps) -> None:
+    by_name = {}
+    for kernel in kernels:
+        kernel.strategy = choose(kernel)
+        by_name[kernel.name] = kernel
+    for step in steps:
+        if isinstance(step, KernelStep):
+            kernel = by_name[step.name]
+            if kernel.strategy.split_slots:
+                step.split = kernel.strategy.split_slots
+                step.split_extent = kernel.phases[0].inner[0].extent
+
+
+def _canonical_text(kernel) -> str:
+    """The kernel's code with its buffers named by argument position: equal texts compute
+    the same function of their arguments (a loop body traced 50 times compiles once)."""
+    renames = {}
+    pointer = scalar = 0
+    for buf in kernel.buffers:
+        if buf.role == "param":
+            renames[buf.name] = f"scalar{scalar}"
+            scalar += 1
+        else:
+            renames[buf.name] = f"arg{pointer}"
+            pointer += 1
+    lines = [re.sub(r"^\s*(output|temp)\s", "buffer ", line.split("#")[0].rstrip())
+             for line in format_kernel(kernel).splitlines()[1:] if not line.lstrip().startswith("#")]
+    body = "\n".join(lines)
+    return re.sub(r"\b(in\d+|v\d+)\b", lambda m: renames.get(m.group(1), m.group(1)), body)
+
+
+def _share_identical_kernels(kernels, steps) -> list:
+    """Drop kernels identical to an earlier one; their steps call the earlier function."""
+    first, unique, alias = {}, [], {}
+    for kernel in kernels:
+        key = _canonical_text(kernel)
+        if key not in first:
+            first[key] = kernel.name
+            unique.append(kernel)
+        alias[kernel.name] = first[key]
+    for step in steps:
+        if isinstance(step, KernelStep):
+            step.name = alias[step.name]
+    return unique
+
+
+def _releases(steps, outputs, n_inputs) -> dict:
+    """After which step each intermediate buffer is dead (so a pool can reuse it)."""
+    last = {}
+    for index, step in enumerate(steps):
+        for n in step.args:
+            last[n] = index
+        for n in (step.writes if isinstance(step, KernelStep) else [step.out]):
+            last.setdefault(n, index)
+    keep = set(outputs)
+    out: dict = {}
+    for n, index in last.items():
+        if n >= n_inputs and n not in keep:
+            out.setdefault(index, []).append(n)
+    return out
+
+
+def donations(steps, outputs, releases, n_inputs) -> dict:
+    """Extern steps that may update their first argument in place (``reference_inplace``):
+    it is an intermediate of this program (not an input, not an output), read only once
+    more (here), and not passed twice.  Run time also checks no live value aliases it."""
+    dead_after = {n: i for i, ns in releases.items() for n in ns}
+    out = {}
+    for index, step in enumerate(steps):
+        if not isinstance(step, ExternStep) or step.op.reference_inplace is None or not step.args:
+            continue
+        first = step.args[0]
+        if (first >= n_inputs and first not in outputs and dead_after.get(first) == index
+                and step.args.count(first) == 1):
+            out[id(step)] = (first,)
+    return out
