@@ -12,8 +12,10 @@ import operator
 import numpy as np
 
 from . import dtypes
-from .arraytype import ndarray, view_node, wrap_scalar
+from .arraytype import ndarray, scalar_result, view_node, wrap_scalar
 from .conversion import broadcast_node, cast, is_weak, to_array, to_node, weak_scalar
+from .expr import node as nodes
+from .expr.checks import INT_VALUE, python_int
 from .expr.shapes import c_strides, slice_extent
 
 __all__: list = []
@@ -197,6 +199,23 @@ def convert_value(value, dtype):
     return cast(to_node(value), dtype)
 
 
+def _basic_value(value, dtype):
+    """``convert_value`` for a basic key.  NumPy stores a NumPy scalar into a signed integer
+    array there as Python's ``int()`` would (``a[i] = np.float64(nan)`` raises ValueError;
+    ``a[i] /= 0`` stores ``a[i] / 0``, a lazy inf: OverflowError, at the sync).  Fancy keys,
+    unsigned targets and 0-d arrays cast instead."""
+    if dtype.kind != "i":
+        return convert_value(value, dtype)
+    if isinstance(value, (np.integer, np.floating)):
+        return weak_scalar(python_int(value, dtype), dtype)
+    if type(value) is scalar_result:
+        node = value._n()
+        if node.dtype.kind == "f" or (node.dtype.kind in "iu"
+                                      and not np.can_cast(node.dtype, dtype, "safe")):
+            return nodes.apply(INT_VALUE, (node,), (dtype,))
+    return convert_value(value, dtype)
+
+
 def broadcast_value(node, shape):
     """``node`` broadcast to ``shape``; extra leading size-1 dims are dropped as NumPy does."""
     shape = tuple(shape)
@@ -224,7 +243,7 @@ def setitem(self, key, value):
     items, positions = key_items(key, self.ndim)
     if _is_basic(items):
         region = basic_layout(self._layout(), items)
-        converted = convert_value(value, self.dtype)
+        converted = _basic_value(value, self.dtype)
         # NumPy refuses a sequence into one element (bool arrays excepted: NumPy takes the
         # sequence's truth value there).
         if converted.shape and self.dtype.kind != "b" and _is_scalar_key(key, items, self.ndim):

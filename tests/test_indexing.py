@@ -484,6 +484,50 @@ def test_setitem_value_errors_match_numpy():
     assert_same(a, np.ones(4, np.int8))
 
 
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int64, np.uint8])
+@pytest.mark.parametrize("key", [1, slice(None), (Ellipsis, 1), [1, 2]])
+def test_numpy_scalars_store_into_signed_ints_as_int_does(dtype, key):
+    # NumPy's basic-key setitem converts a NumPy scalar into a signed integer with int():
+    # ValueError for NaN, OverflowError for inf and out-of-range; fancy keys and unsigned cast.
+    values = [np.float64(np.nan), np.float32(np.inf), np.float64(300.0), np.int64(300),
+              np.uint64(2**63), np.float64(-1.5)]
+    for value in values:
+        x = np.arange(4, dtype=dtype)
+        a = lnp.asarray(x)
+        with np.errstate(invalid="ignore"):
+            result, expected = same_error(lambda: a.__setitem__(key, value) or a,
+                                          lambda: x.__setitem__(key, value) or x)
+        if expected is not None:
+            assert_same(result, expected)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int64, np.uint8])
+@pytest.mark.parametrize("step", [
+    lambda a: a.__setitem__(-1, a[-1] / False),          # a[-1] /= False: inf
+    lambda a: a.__setitem__(0, a[0] + np.nan),           # a[0] += nan
+    lambda a: a.__setitem__(slice(None), a[1] * 1e300),
+    lambda a: a.__setitem__(1, a[1] + np.int64(2**40)),
+    lambda a: a.__setitem__((Ellipsis, 2), a[1] + 2.5),
+])
+def test_lazy_scalars_store_into_signed_ints_as_int_does(dtype, step):
+    """A lazy scalar's int() conversion fails at the sync, with the op and line named, and
+    leaves the array as NumPy does: unchanged.  (Unsigned targets cast, as in NumPy.)"""
+    x = np.arange(1, 5, dtype=dtype)
+    a = lnp.asarray(x)
+    lnp.reset_metrics()
+    step(a)
+    assert syncs() == 0
+    try:
+        with np.errstate(all="ignore"):
+            step(x)
+    except (ValueError, OverflowError) as exc:
+        with pytest.raises(type(exc)) as info:
+            a.sync()
+        assert any("int_value" in note and "test_indexing.py" in note
+                   for note in info.value.__notes__)
+    assert_same(a, x)
+
 # -- take / put family -------------------------------------------------------------------------
 @given(st.data(), st.sampled_from(["raise", "wrap", "clip"]), st.booleans())
 def test_take_matches_numpy(data, mode, lazy_indices):

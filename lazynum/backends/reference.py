@@ -93,7 +93,7 @@ class Program:
             reference = step.op.reference_inplace
         try:
             out = reference(arrays, attrs)
-        except (IndexError, ValueError) as exc:
+        except (IndexError, ValueError, OverflowError) as exc:
             site = sites(j) if sites else None       # also names the failing node
             exc.add_note(f"raised by lazynum op {step.op.name!r} traced at {site or '?'}")
             raise
