@@ -227,9 +227,9 @@ def environment(peers: dict) -> dict:
 
 
 def settings_module():
-    """lazynum's settings module (``lazynum.settings``; ``lazynum.config`` in older trees,
+    """lazynum's settings module (``lazynum.control.settings``; ``lazynum.settings`` or ``lazynum.config`` in older trees,
     where the package attribute ``lazynum.config`` is the ``with`` block function)."""
-    for name in ("lazynum.settings", "lazynum.config"):
+    for name in ("lazynum.control.settings", "lazynum.settings", "lazynum.config"):
         try:
             module = importlib.import_module(name)
         except ImportError:

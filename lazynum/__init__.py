@@ -10,31 +10,30 @@ import math as _math
 
 import numpy as _np
 
-from . import dtypes as _dtypes
-from .arraytype import ndarray
-from .settings import config
-from .telemetry import metrics, metrics_report, reset_metrics
+from .array import dtypes as _dtypes
+from .array.arraytype import ndarray
+from .control.settings import config
+from .control.telemetry import metrics, metrics_report, reset_metrics
 from .runtime import SyncError
-from .dtypes import (bool_, byte, can_cast, double, dtype, finfo, float32, float64, float_,
-                     floating, generic, iinfo, inexact, int8, int16, int32, int64, int_, intc,
-                     integer, intp, issubdtype, longlong, number, promote_types, short,
-                     signedinteger, single, ubyte, uint8, uint16, uint32, uint64, uintc, uintp,
-                     ulonglong, unsignedinteger, ushort)
-from .creation import *          # noqa: F401,F403
-from .manipulation import *      # noqa: F401,F403
-from .joining import *           # noqa: F401,F403
-from .padding import *           # noqa: F401,F403
-from .indexing import *          # noqa: F401,F403
-from .advanced_indexing import *  # noqa: F401,F403
-from .reductions import *        # noqa: F401,F403
-from .mathfuncs import *         # noqa: F401,F403
-from .linalg import *            # noqa: F401,F403
-from .sorting import *           # noqa: F401,F403
-from .memory import *            # noqa: F401,F403
-from .ufuncs import UFUNCS as _UFUNCS, ufunc
-from . import methods as _methods, protocols as _protocols  # noqa: F401  (install methods)
-from .sync_api import sync, graph_text, graph_dot, graph_hash
-from .shape_marks import mark_static, mark_dynamic
+from .array.dtypes import (bool_, byte, can_cast, double, dtype, finfo, float32, float64, float_,
+    floating, generic, iinfo, inexact, int8, int16, int32, int64, int_, intc, integer, intp,
+    issubdtype, longlong, number, promote_types, short, signedinteger, single, ubyte, uint8,
+    uint16, uint32, uint64, uintc, uintp, ulonglong, unsignedinteger, ushort)
+from .frontend.creation import *          # noqa: F401,F403
+from .frontend.manipulation import *      # noqa: F401,F403
+from .frontend.joining import *           # noqa: F401,F403
+from .frontend.padding import *           # noqa: F401,F403
+from .frontend.indexing.basic import *          # noqa: F401,F403
+from .frontend.indexing.advanced import *  # noqa: F401,F403
+from .frontend.reductions import *        # noqa: F401,F403
+from .frontend.mathfuncs import *         # noqa: F401,F403
+from .frontend.linalg import *            # noqa: F401,F403
+from .frontend.sorting import *           # noqa: F401,F403
+from .frontend.memory import *            # noqa: F401,F403
+from .frontend.ufuncs import UFUNCS as _UFUNCS, ufunc
+from .frontend import methods as _methods, protocols as _protocols  # noqa: F401  (install methods)
+from .frontend.sync_api import sync, graph_text, graph_dot, graph_hash
+from .frontend.shape_marks import mark_static, mark_dynamic
 from .autograd import grad, value_and_grad, vjp, jvp  # noqa: F401
 
 bool = _np.bool_  # noqa: A001  (NumPy 2 exports np.bool)
@@ -45,9 +44,10 @@ globals().update(_UFUNCS)
 exceptions = _np.exceptions
 AxisError = _np.exceptions.AxisError
 
-from . import creation as _c, manipulation as _m, joining as _j, padding as _p, indexing as _i, \
-    advanced_indexing as _a, reductions as _r, mathfuncs as _f, linalg as _l, sorting as _s, \
-    memory as _mem  # noqa: E402
+from .frontend import (creation as _c, manipulation as _m, joining as _j, padding as _p,
+    reductions as _r, mathfuncs as _f, linalg as _l, sorting as _s, memory as _mem)
+from .frontend.indexing import basic as _i, advanced as _a  # noqa: E402
+from .frontend import linalg  # noqa: E402  (lazynum.linalg: its functions, NumPy's others as fallbacks)
 
 from .bounded import BoundedArray, LazySize, bound_shape, get_dim_size, set_dim_size  # noqa: E402
 from .bounded.dispatch import install as _install_bounded  # noqa: E402
@@ -55,7 +55,7 @@ import sys as _sys  # noqa: E402
 
 _install_bounded(_sys.modules[__name__])
 
-__version__ = "0.1.0"
+from .control.version import __version__  # noqa: E402
 __all__ = sorted(set(
     [n for mod in (_c, _m, _j, _p, _i, _a, _r, _f, _l, _s, _mem)
      for n in getattr(mod, "__all__", [])]
@@ -83,7 +83,7 @@ def __getattr__(name):
     (resolved once: the result is cached in the module's globals)."""
     if name.startswith("__"):
         raise AttributeError(f"module 'lazynum' has no attribute {name!r}")
-    from .fallbacks import resolve
+    from .frontend.fallbacks import resolve
     try:
         value = resolve(_np, name, "numpy")
     except AttributeError:

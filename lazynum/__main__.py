@@ -1,5 +1,5 @@
 """``python -m lazynum``: version, backend and active settings; ``config-table`` prints the
-README's configuration table (``lazynum.settings.describe()``); ``demo`` runs the tour;
+README's configuration table (``lazynum.control.settings.describe()``); ``demo`` runs the tour;
 ``cache`` shows the persistent compile cache and ``cache clear`` empties it."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 def main(argv=None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     import lazynum
-    from lazynum import settings
+    from lazynum.control import settings
 
     if args == ["config-table"]:
         print(settings.describe())
@@ -35,7 +35,7 @@ def main(argv=None) -> int:
 
 
 def _cache_command(clear: bool) -> int:
-    from lazynum import settings
+    from lazynum.control import settings
     from lazynum.runtime.compile_cache import disk_cache
     cache = disk_cache()
     if cache is None:

@@ -16,7 +16,7 @@ import time
 import numpy
 
 import lazynum
-from lazynum import settings as _settings
+from lazynum.control import settings as _settings
 
 SHAPE = (1000, 1000)
 RUNS = 7

@@ -2,7 +2,7 @@
 import pytest
 
 import lazynum as lnp
-from lazynum import settings as cfg
+from lazynum.control import settings as cfg
 
 
 def test_unknown_backend_is_a_clear_error_naming_valid_ones(monkeypatch):

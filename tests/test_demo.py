@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from lazynum import settings
+from lazynum.control import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -142,7 +142,7 @@ def test_readme_config_table_is_settings_describe():
     match = TABLE.search(_readme())
     assert match, "README.md lacks the <!-- config-table:start/end --> markers"
     assert match.group(1).strip() == settings.describe(), (
-        "README's configuration table differs from lazynum.settings.describe(); regenerate it "
+        "README's configuration table differs from lazynum.control.settings.describe(); regenerate it "
         "with `python -m lazynum config-table` and paste it between the markers")
 
 

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import lazynum as lnp
-from lazynum.advanced_indexing import ufunc_at
+from lazynum.control import telemetry as lnp_telemetry
+from lazynum.frontend.indexing.advanced import ufunc_at
 from tests.strategies import (INTEGER, arrays, assert_same, dtypes, lazy_views, same_error,
                               shapes)
 
@@ -666,7 +667,7 @@ def test_nonzero_flatnonzero_argwhere(case):
     assert_same(lnp.argwhere(lazy), np.argwhere(x))
     assert_same(lazy.nonzero()[0], x.nonzero()[0])
     # nonzero is lazy (a bounded array): only the comparisons' np.asarray synced
-    assert {reason for reason, _ in lnp.telemetry.sync_sites} <= {"__array__"}
+    assert {reason for reason, _ in lnp_telemetry.sync_sites} <= {"__array__"}
 
 
 def test_nonzero_zero_d_and_syncs():

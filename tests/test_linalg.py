@@ -5,7 +5,7 @@ from hypothesis import given, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import lazynum as lnp
-from lazynum import linalg
+from lazynum.frontend import linalg
 from .strategies import ALL, arrays, assert_same, dtypes, lazy_views, shapes
 
 SMALL = dict(small=True)

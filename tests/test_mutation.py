@@ -371,7 +371,7 @@ def test_views_see_each_others_writes(x, data):
 
 # -- a.flat -----------------------------------------------------------------------------------
 def test_flat_iterator_writes_into_non_contiguous_arrays():
-    from lazynum.advanced_indexing import FlatIter
+    from lazynum.frontend.indexing.advanced import FlatIter
     x, a = grid(2, 3)
     xt, at = x.T, a.T
     for key, value in [([0, 1, 2], [1, 2]), (slice(1, 5), [7, 8, 9, 10, 11, 12]), (4, 3.5),

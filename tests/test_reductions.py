@@ -635,7 +635,7 @@ def test_methods_and_numpy_functions_dispatch_lazily():
 @pytest.mark.parametrize("op, attrs", [("reduce_sum", ((0,),)), ("reduce_prod", ((0,),)),
                                        ("cumsum", (0,)), ("cumprod", (0,))])
 def test_sum_primitives_keep_narrow_int_dtypes(op, attrs):
-    from lazynum.arraytype import wrap
+    from lazynum.array.arraytype import wrap
     from lazynum.expr import node as nodes
     from lazynum.expr.registry import lookup
     x = lnp.asarray(np.array([100, 100], np.int8))

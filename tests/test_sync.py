@@ -75,7 +75,7 @@ def test_co_live_arrays_sharing_the_graph_compute_in_the_same_run():
 
 
 def test_a_failing_co_live_array_does_not_break_this_sync():
-    from lazynum.arraytype import wrap
+    from lazynum.array.arraytype import wrap
     from lazynum.expr import indexing as prims, node as nodes
     x = lnp.asarray(np.arange(4.0))
     shared = x * 2.0

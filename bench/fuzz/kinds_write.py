@@ -5,7 +5,7 @@ import numpy
 
 from .program import Candidate
 from .texts import (axis_text, basic_index, broadcasts_to, dtype_name, partner, rhs_for,
-                    scalar_literal, threshold)
+    scalar_literal, threshold)
 from .values import BOOL, INTEGER, cast_is_defined, is_clean
 
 AUGMENTED = ["+=", "-=", "*=", "+=", "//=", "|=", "/=", "%="]

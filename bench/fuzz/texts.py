@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy
 
 from .values import (BOOL, FLOAT, UNSIGNED, cast_is_defined, dtype_text, python_literal,
-                     random_dtype, random_scalar)
+    random_dtype, random_scalar)
 
 
 def dtype_name(value) -> str:

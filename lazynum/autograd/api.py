@@ -16,9 +16,9 @@ import numbers
 
 import numpy as np
 
-from .. import settings
-from ..arraytype import ndarray, wrap
-from ..conversion import cast, to_node
+from ..control import settings
+from ..array.arraytype import ndarray, wrap
+from ..array.conversion import cast, to_node
 from ..expr import derivatives as d
 from ..expr.movement import VIEW
 from ..expr.node import Node

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 
-from .. import settings as config
+from ..control import settings as config
 
 _MODULES = {"llvm": "lazynum.backends.llvm", "numpy": "lazynum.backends.reference"}
 

@@ -13,7 +13,7 @@ import json
 
 import numpy as np
 
-from .. import telemetry as metrics
+from ..control import telemetry as metrics
 from ..compile.cut import SizeSlot, fill, has_slot
 from ..expr.registry import lookup
 

@@ -15,7 +15,7 @@ import functools
 
 import numpy as np
 
-from ..arraytype import ndarray, wrap
+from ..array.arraytype import ndarray, wrap
 from ..runtime import sync_nodes
 
 
@@ -92,7 +92,7 @@ def bounded_form(function, original):
 def valid_mask(shape, sizes, axes=None) -> ndarray:
     """Bool array of the padded ``shape``: True inside the run-time ``sizes`` (one per dim,
     None for a regular dim) of the bounded ``axes`` (all when None)."""
-    from .. import creation
+    from ..frontend import creation
     mask = None
     for k, size in enumerate(sizes):
         if size is None or (axes is not None and k not in axes):

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import creation, manipulation, mathfuncs, reductions, sorting, telemetry
-from ..arraytype import ndarray, wrap
-from ..conversion import to_array
+from ..frontend import creation, manipulation, mathfuncs, reductions, sorting
+from ..control import telemetry
+from ..array.arraytype import ndarray, wrap
+from ..array.conversion import to_array
 from ..expr import node as nodes
 from ..expr.checks import ASSERT_ALL
 from ..expr.combines import highest, identity
@@ -117,7 +118,7 @@ def _stretch(array, axis, size, extent):
 
 def ufunc(uf, inputs, kwargs):
     """``uf(*inputs)`` where some inputs (or ``out``) are bounded."""
-    from .. import ufuncs
+    from ..frontend import ufuncs
     out = kwargs.get("out")
     if isinstance(out, tuple) and len(out) == 1:
         out = out[0]
@@ -373,7 +374,7 @@ def astype(y, dtype, **kwargs):
 def matmul(a, b):
     """``a @ b`` with bounded operands (1-d or 2-d): a bounded contraction dim is masked to
     zero on both sides and its sizes checked; other bounded dims stay bounded."""
-    from .. import linalg
+    from ..frontend import linalg
     a_b, b_b = isinstance(a, BoundedArray), isinstance(b, BoundedArray)
     if (a_b and a.ndim > 2) or (b_b and b.ndim > 2):
         return linalg.matmul(materialized(a), materialized(b))

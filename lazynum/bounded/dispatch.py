@@ -11,11 +11,11 @@ import inspect
 
 import numpy as np
 
-from .. import reductions
-from ..arraytype import ndarray, wrap
-from ..indexing import convert_value
-from . import compute, indexing as bounded_indexing, joins, producers, reshape as bounded_reshape, \
-    unique as bounded_unique
+from ..frontend import reductions
+from ..array.arraytype import ndarray, wrap
+from ..frontend.indexing.basic import convert_value
+from . import (compute, indexing as bounded_indexing, joins, producers, reshape as bounded_reshape,
+    unique as bounded_unique)
 from .array import BoundedArray, bounded_form, materialized
 
 _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
@@ -58,7 +58,7 @@ def _setitem(self, key, value):
     """``y[key] = value``, written into ``y``'s data: lazily for a bounded bool mask of the
     same bound or a basic key that slices every bounded dim whole, with a scalar value;
     any other key writes through the true-size view (one sync)."""
-    from .. import mathfuncs
+    from ..frontend import mathfuncs
     self._data._check_writeable()
     scalar = not isinstance(value, BoundedArray) and np.ndim(value) == 0
     if (scalar and isinstance(key, BoundedArray) and key.dtype == bool and key.ndim == 1
@@ -204,7 +204,7 @@ def array_ufunc(uf, method, inputs, kwargs):
         return compute.matmul(*inputs)
     if method == "__call__":
         return compute.ufunc(uf, inputs, kwargs)
-    from .. import ufuncs
+    from ..frontend import ufuncs
     return getattr(ufuncs.UFUNCS[uf.__name__], method)(*materialized(inputs), **kwargs)
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import operator
 
-from .. import creation, dtypes, mathfuncs, ufuncs
-from ..arraytype import ndarray, wrap_scalar
-from ..conversion import to_array
+from ..frontend import creation, mathfuncs, ufuncs
+from ..array import dtypes
+from ..array.arraytype import ndarray, wrap_scalar
+from ..array.conversion import to_array
 from .array import BoundedArray, materialized
 from .compute import checked, source_rows
 from .producers import _compact

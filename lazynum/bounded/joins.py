@@ -11,8 +11,8 @@ import operator
 
 import numpy as np
 
-from .. import creation, joining, manipulation
-from ..conversion import to_array
+from ..frontend import creation, joining, manipulation
+from ..array.conversion import to_array
 from ..expr.shapes import normalize_axis
 from .array import BoundedArray, bounded_form, LazySize, materialized
 from .compute import align, checked

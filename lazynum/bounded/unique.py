@@ -12,8 +12,9 @@ import operator
 
 import numpy as np
 
-from .. import creation, dtypes, joining, mathfuncs, reductions, sorting, ufuncs
-from ..conversion import to_array
+from ..frontend import creation, joining, mathfuncs, reductions, sorting, ufuncs
+from ..array import dtypes
+from ..array.conversion import to_array
 from ..expr.combines import highest
 from .array import BoundedArray
 from .producers import _compact, _static as static_prefix

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import telemetry
+from ..control import telemetry
 from ..expr.registry import KERNEL, Routine
 from .kernel_ir import ARG_COMBINES
 from .lowering import NotFusable, describe, lower_kernel, reduced_axes

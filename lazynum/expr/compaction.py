@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
+from ..array import dtypes
 from .registry import Routine, declare_lowering, register
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
+from ..array import dtypes
 from .registry import register
 import string
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
+from ..array import dtypes
 from .registry import register
 from .shapes import normalize_axis, size_of
 from .node import apply as _apply_node

@@ -14,7 +14,7 @@ import threading
 
 import numpy as np
 
-from .. import settings as config, telemetry as metrics
+from ..control import settings as config, telemetry as metrics
 from .registry import Op, register
 from .symbolic import symbolize
 

@@ -30,7 +30,7 @@ import itertools
 import operator
 import threading
 
-from .. import settings
+from ..control import settings
 
 _symbol_ids = itertools.count()      # next() is one C call: atomic under the GIL
 

@@ -17,10 +17,11 @@ import threading
 import time
 import warnings
 
-from .. import settings as config, telemetry as metrics
+from ..control import settings as config, telemetry as metrics
 from ..compile.cut import Cut
 from ..compile.shape_functions import ShapeFunction
 from ..expr.signature import SYM, bind, signature
+from ..control.version import __version__
 from . import cache_entry
 from .disk_cache import DiskCache, default_directory
 
@@ -231,7 +232,6 @@ def _source_digest() -> str:
 
 
 def _key_fields(backend, sig) -> dict:
-    from .. import __version__
     tag = backend.artifact_tag() if hasattr(backend, "artifact_tag") else backend.ARTIFACT_VERSION
     return cache_entry.key_fields(__version__, _source_digest(), backend.NAME, tag, repr(sig.key))
 

@@ -13,7 +13,8 @@ import time
 import warnings
 import weakref
 
-from .. import backends, settings as config, telemetry as metrics
+from .. import backends
+from ..control import settings as config, telemetry as metrics
 from ..expr import graph, node as node_mod, symbolic
 from . import compile_cache, writes
 

@@ -57,7 +57,7 @@ def test_overlapping_windows_scatter_add_back():
     # a strided view that reads elements more than once without a broadcast (sliding
     # windows): its cotangent goes back through scatter_add
     import lazynum as lnp
-    from lazynum.arraytype import wrap
+    from lazynum.array.arraytype import wrap
     from lazynum.expr import node as nodes
     from lazynum.expr.movement import VIEW
 

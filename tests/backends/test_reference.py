@@ -41,7 +41,7 @@ def test_random_slice_writes_with_interleaved_reads_match_numpy(writes):
 
 
 def test_results_that_break_their_rules_are_internal_errors():
-    from lazynum.arraytype import wrap
+    from lazynum.array.arraytype import wrap
     from lazynum.expr import node as nodes
     from lazynum.expr.registry import Op
     liar = Op("liar", "elementwise", lambda args, attrs: (3,), lambda args, attrs: np.dtype(np.float64),

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import lazynum as lnp
-from lazynum import dtypes
-from lazynum.arraytype import wrap
+from lazynum.array import dtypes
+from lazynum.array.arraytype import wrap
 from lazynum.backends.llvm import scalar_ops
 from lazynum.backends.llvm.capabilities import EXTERN_SCALAR_OPS, SUPPORTS, extern_reason
 from lazynum.compile.kernel_ir import SCALAR_OPS, UnknownScalarOp
@@ -18,7 +18,8 @@ from lazynum.expr import combines, reduce as reduce_module
 from lazynum.expr.combines import COMBINES, IGNORE, NOT_APPLICABLE, PROPAGATE, Combine
 from lazynum.expr.elementwise import UFUNC_OPS
 from lazynum.expr.node import apply
-from lazynum.expr.registry import EXTERN, KERNEL, OPS, Routine, declare_lowering, register, scalar_lowering
+from lazynum.expr.registry import (EXTERN, KERNEL, OPS, Routine, declare_lowering, register,
+    scalar_lowering)
 
 from .llvm_harness import on_llvm
 

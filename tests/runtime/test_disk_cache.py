@@ -16,7 +16,7 @@ import pytest
 
 from lazynum.runtime import disk_cache
 from lazynum.runtime.disk_cache import (FORMAT_VERSION, MAGIC, MAX_PAYLOAD, DiskCache,
-                                        default_directory)
+    default_directory)
 
 HEADER = 52
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0

@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from ... import settings, telemetry
+from ...control import settings, telemetry
 from ...compile.kernel_ir import format_kernel
 from ...compile.plan import ExternStep, KernelStep, RoutineStep, donations, evaluate, make_plan
 from ..reference import InternalError

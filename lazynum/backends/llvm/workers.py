@@ -17,7 +17,7 @@ from __future__ import annotations
 import queue
 import threading
 
-from ... import settings
+from ...control import settings
 
 # Below this many inner iterations a launch runs on the calling thread: waking workers
 # costs tens of microseconds.

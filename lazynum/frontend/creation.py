@@ -10,15 +10,15 @@ import operator
 
 import numpy as np
 
-from . import dtypes, layout as layouts
-from .expr.symbolic import SymInt, as_index, is_symbolic
-from .arraytype import ndarray, wrap, wrap_ordered
-from .conversion import _contains_lazy, broadcast_node, cast, numpy_constant, to_node
-from .expr import node as nodes
-from .expr.elementwise import SELECT, UFUNC_OPS
-from .expr.movement import CONCATENATE, IOTA
-from .expr.reduce import REDUCE_ANY
-from .expr.shapes import broadcast_shapes, range_length
+from ..array import dtypes, layout as layouts
+from ..expr.symbolic import SymInt, as_index, is_symbolic
+from ..array.arraytype import ndarray, wrap, wrap_ordered
+from ..array.conversion import _contains_lazy, broadcast_node, cast, numpy_constant, to_node
+from ..expr import node as nodes
+from ..expr.elementwise import SELECT, UFUNC_OPS
+from ..expr.movement import CONCATENATE, IOTA
+from ..expr.reduce import REDUCE_ANY
+from ..expr.shapes import broadcast_shapes, range_length
 
 
 __all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "full", "zeros", "ones",

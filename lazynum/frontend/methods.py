@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import (advanced_indexing, creation, indexing, joining, linalg, manipulation, mathfuncs,
-               reductions, sorting)
-from . import fastpath
-from .arraytype import ndarray
-from .expr.elementwise import UFUNC_OPS
+from .indexing import advanced as advanced_indexing, basic as indexing
+from . import creation, joining, linalg, manipulation, mathfuncs, reductions, sorting
+from ..array import fastpath
+from ..array.arraytype import ndarray
+from ..expr.elementwise import UFUNC_OPS
 from .ufuncs import UFUNCS, _bounded_type, call, power_shortcut
 
 _OPERAND_TYPES = (ndarray, np.ndarray, np.generic, bool, int, float, list, tuple)

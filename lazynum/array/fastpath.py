@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from .arraytype import ndarray, scalar_result, wrap, wrap_ordered, wrap_scalar
-from .expr import node as nodes
-from .expr.elementwise import loop_signature
+from ..expr import node as nodes
+from ..expr.elementwise import loop_signature
 
 apply_checked = nodes.apply_checked
 _scalar = nodes.scalar
@@ -60,7 +60,7 @@ def _scalar_operand(no_cast, dtype, value):
 
 
 def _order_of(arrays, shape):
-    from .ufuncs import result_order
+    from ..frontend.ufuncs import result_order
     return result_order(arrays, shape)
 
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import telemetry as metrics
-from .arraytype import ndarray, wrap
-from .conversion import numpy_constant
-from .runtime import sync_nodes
+from ..control import telemetry as metrics
+from ..array.arraytype import ndarray, wrap
+from ..array.conversion import numpy_constant
+from ..runtime import sync_nodes
 
 _handled: dict = {}
 

@@ -6,7 +6,7 @@ reshape can be a view, which views are contiguous) so lazynum's aliasing matches
 """
 from __future__ import annotations
 
-from .expr.shapes import c_strides, size_of
+from ..expr.shapes import c_strides, size_of
 
 
 def identity(shape) -> tuple:

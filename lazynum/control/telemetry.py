@@ -21,7 +21,7 @@ import time
 
 from . import settings as _config
 
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # lazynum/
 
 # Node ids double as the traced-op counter: ops_traced = ids handed out since reset.
 # (next() on itertools.count is one C call: atomic under the GIL, so ids are unique.)

@@ -17,14 +17,14 @@ import operator
 
 import numpy as np
 
-from . import dtypes
-from .expr.symbolic import as_index
-from .arraytype import ndarray, wrap
-from .conversion import broadcast_node, cast, reshape_node, to_array, to_node
-from .expr import node as nodes
-from .expr.indexing import TAKE
-from .expr.movement import CONCATENATE, VIEW
-from .expr.shapes import c_strides, normalize_axis
+from ..array import dtypes
+from ..expr.symbolic import as_index
+from ..array.arraytype import ndarray, wrap
+from ..array.conversion import broadcast_node, cast, reshape_node, to_array, to_node
+from ..expr import node as nodes
+from ..expr.indexing import TAKE
+from ..expr.movement import CONCATENATE, VIEW
+from ..expr.shapes import c_strides, normalize_axis
 from .manipulation import broadcast_to, flip, transpose
 
 __all__ = ["concatenate", "concat", "stack", "hstack", "vstack", "dstack", "column_stack",

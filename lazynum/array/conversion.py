@@ -10,12 +10,12 @@ from __future__ import annotations
 import numpy as np
 
 from . import dtypes
-from .expr.symbolic import as_index
+from ..expr.symbolic import as_index
 from .arraytype import ndarray, wrap
-from .expr import node as nodes
-from .expr.elementwise import CAST
-from .expr.movement import VIEW
-from .expr.shapes import broadcast_shapes, broadcast_strides, c_strides
+from ..expr import node as nodes
+from ..expr.elementwise import CAST
+from ..expr.movement import VIEW
+from ..expr.shapes import broadcast_shapes, broadcast_strides, c_strides
 
 WEAK_TYPES = (bool, int, float)
 
@@ -63,7 +63,7 @@ def to_node(x, dtype=None) -> "nodes.Node":
     elif hasattr(type(x), "__lazynum_array__"):
         node = x.__lazynum_array__()._n()
     elif _contains_lazy(x) and isinstance(x, (list, tuple)):
-        from .joining import stack
+        from ..frontend.joining import stack
         node = stack([to_array(item) for item in x])._n()
     else:
         return numpy_constant(x, dtype)

@@ -10,10 +10,10 @@ from __future__ import annotations
 import builtins
 import operator
 
-from .arraytype import ndarray
-from .expr import node as nodes
-from .expr.shapes import normalize_axis
-from .expr.symbolic import fresh
+from ..array.arraytype import ndarray
+from ..expr import node as nodes
+from ..expr.shapes import normalize_axis
+from ..expr.symbolic import fresh
 
 __all__ = ["mark_static", "mark_dynamic"]
 

@@ -20,17 +20,17 @@ import operator
 
 import numpy as np
 
-from . import dtypes, layout as layouts
-from .arraytype import ndarray, wrap
-from .conversion import broadcast_node, cast, is_weak, to_array, to_node, weak_scalar
-from .expr import node as nodes
-from .expr.elementwise import SELECT, UFUNC_OPS, loop_signature
-from .expr.indexing import (CHECK_INDEX, PUT_ALONG_AXIS, SCATTER, SCATTER_ADD, TAKE,
-                            TAKE_ALONG_AXIS, normalize_indices)
-from .expr.movement import IOTA, VIEW
-from .expr.shapes import broadcast_shapes, c_strides, normalize_axis, size_of
-from .indexing import (_is_basic, base_and_layout, basic_layout, broadcast_value,
-                       convert_value, key_items, view_node)
+from ...array import dtypes, layout as layouts
+from ...array.arraytype import ndarray, wrap
+from ...array.conversion import broadcast_node, cast, is_weak, to_array, to_node, weak_scalar
+from ...expr import node as nodes
+from ...expr.elementwise import SELECT, UFUNC_OPS, loop_signature
+from ...expr.indexing import (CHECK_INDEX, PUT_ALONG_AXIS, SCATTER, SCATTER_ADD, TAKE,
+    TAKE_ALONG_AXIS, normalize_indices)
+from ...expr.movement import IOTA, VIEW
+from ...expr.shapes import broadcast_shapes, c_strides, normalize_axis, size_of
+from .basic import (_is_basic, base_and_layout, basic_layout, broadcast_value, convert_value,
+    key_items, view_node)
 
 __all__ = ["take", "take_along_axis", "put", "put_along_axis", "place", "nonzero",
            "flatnonzero", "argwhere", "compress", "extract", "diag_indices",
@@ -539,7 +539,7 @@ class FlatIter:
         self.base = base
 
     def _ravel(self):
-        from .manipulation import ravel
+        from ..manipulation import ravel
         return ravel(self.base)
 
     def __len__(self):
@@ -569,7 +569,7 @@ class FlatIter:
 def _into_numpy(function, target, *args, **kwargs):
     """An in-place NumPy function whose target is a NumPy array: NumPy writes it (the lazy
     arguments are synced), as a counted fallback."""
-    from .protocols import fallback
+    from ..protocols import fallback
     return fallback(f"numpy.{function.__name__}", function, (target,) + args, kwargs, numpy_result=True)
 
 

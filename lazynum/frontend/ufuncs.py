@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import dtypes, fastpath as _fastpath, layout as layouts
-from .arraytype import ndarray, scalar_result, wrap, wrap_ordered, wrap_result
-from .conversion import broadcast_node, cast, is_weak, to_node
-from .expr import node as nodes
-from .expr.elementwise import (BINARY_UFUNCS, COMPARISONS, MULTI_OUTPUT_UFUNCS, SELECT, UFUNC_OPS,
-                               UNARY_UFUNCS)
-from .expr.shapes import broadcast_shapes
+from ..array import dtypes, fastpath as _fastpath, layout as layouts
+from ..array.arraytype import ndarray, scalar_result, wrap, wrap_ordered, wrap_result
+from ..array.conversion import broadcast_node, cast, is_weak, to_node
+from ..expr import node as nodes
+from ..expr.elementwise import (BINARY_UFUNCS, COMPARISONS, MULTI_OUTPUT_UFUNCS, SELECT, UFUNC_OPS,
+    UNARY_UFUNCS)
+from ..expr.shapes import broadcast_shapes
 
 _apply = nodes.apply
 _scalar = nodes.scalar
@@ -449,7 +449,7 @@ class ufunc:
         bounded = _bounded_type()
         if any(type(a) is bounded for a in args) or type(out) is bounded or (
                 type(out) is tuple and any(type(o) is bounded for o in out)):  # bounded dims
-            from .bounded import compute
+            from ..bounded import compute
             return compute.ufunc(self._np, args, dict(out=out, where=where, dtype=dtype,
                                                       casting=casting, **kwargs)
                                  if out is not None or where is not True else
@@ -524,7 +524,7 @@ class ufunc:
     def at(self, a, indices, b=None):
         """``a[indices] op= b`` unbuffered; lazy for add/subtract into a lazynum array,
         else NumPy's ``at`` as a counted fallback that writes back into ``a``."""
-        from .advanced_indexing import ufunc_at
+        from .indexing.advanced import ufunc_at
         if isinstance(a, ndarray):
             try:
                 return ufunc_at(self, a, indices, b)
@@ -537,7 +537,7 @@ def _bounded_type():
     """``BoundedArray`` (imported on first use: lazynum.bounded imports this module)."""
     global _BOUNDED
     if _BOUNDED is None:
-        from .bounded.array import BoundedArray
+        from ..bounded.array import BoundedArray
         _BOUNDED = BoundedArray
     return _BOUNDED
 

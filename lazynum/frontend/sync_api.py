@@ -1,13 +1,13 @@
 """User-facing sync and graph inspection: ``lazynum.sync``, ``graph_text``, ``graph_dot``."""
 from __future__ import annotations
 
-from .arraytype import ndarray
-from .expr import graph
-from .runtime import sync_nodes
+from ..array.arraytype import ndarray
+from ..expr import graph
+from ..runtime import sync_nodes
 
 
 def _nodes(arrays):
-    from .bounded.array import BoundedArray
+    from ..bounded.array import BoundedArray
     out = []
     for a in arrays:
         if isinstance(a, (list, tuple)):
@@ -30,7 +30,7 @@ def graph_text(*arrays) -> str:
 
     A bounded array is listed first as ``bounded: float64[<=N] = data %a, sizes %b``.
     """
-    from .bounded.array import BoundedArray
+    from ..bounded.array import BoundedArray
     lines = []
     for a in arrays:
         if isinstance(a, BoundedArray):

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .arraytype import ndarray
-from .expr.movement import view_extent
+from ..array.arraytype import ndarray
+from ..expr.movement import view_extent
 
 __all__ = ["shares_memory", "may_share_memory"]
 

@@ -15,12 +15,12 @@ import operator
 
 import numpy as np
 
-from . import dtypes
-from .arraytype import ndarray, wrap
-from .conversion import cast, to_array, to_node
-from .expr import node as nodes
-from .expr.extern import EINSUM, MATMUL, parse_einsum
-from .expr.shapes import normalize_axis
+from ..array import dtypes
+from ..array.arraytype import ndarray, wrap
+from ..array.conversion import cast, to_array, to_node
+from ..expr import node as nodes
+from ..expr.extern import EINSUM, MATMUL, parse_einsum
+from ..expr.shapes import normalize_axis
 from .manipulation import moveaxis, ravel, reshape, transpose
 
 # vecdot/matvec/vecmat are written below but not exported yet: they are NumPy ufuncs without

@@ -10,11 +10,11 @@ import typing
 
 import numpy as np
 
-from .arraytype import ndarray, wrap
-from .conversion import broadcast_node, cast, to_node
-from .expr import node as nodes
-from .expr.indexing import TAKE
-from .expr.movement import CONCATENATE
+from ..array.arraytype import ndarray, wrap
+from ..array.conversion import broadcast_node, cast, to_node
+from ..expr import node as nodes
+from ..expr.indexing import TAKE
+from ..expr.movement import CONCATENATE
 from .joining import _host, _slice
 from .manipulation import broadcast_to
 
@@ -70,7 +70,7 @@ def _as_pairs(x, ndim):
 
 def _fill(value, dtype, shape):
     """A constant pad block: ``value`` assigned into ``dtype`` as NumPy's setitem would."""
-    from .indexing import value_node
+    from .indexing.basic import value_node
     if isinstance(value, (ndarray, nodes.Node)):
         node = value._n() if isinstance(value, ndarray) else value
         return broadcast_node(cast(node, dtype), shape)

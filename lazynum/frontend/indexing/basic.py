@@ -11,12 +11,12 @@ import operator
 
 import numpy as np
 
-from . import dtypes
-from .arraytype import ndarray, scalar_result, view_node, wrap_scalar
-from .conversion import broadcast_node, cast, is_weak, to_array, to_node, weak_scalar
-from .expr import node as nodes
-from .expr.checks import INT_VALUE, python_int
-from .expr.shapes import c_strides, slice_extent
+from ...array import dtypes
+from ...array.arraytype import ndarray, scalar_result, view_node, wrap_scalar
+from ...array.conversion import broadcast_node, cast, is_weak, to_array, to_node, weak_scalar
+from ...expr import node as nodes
+from ...expr.checks import INT_VALUE, python_int
+from ...expr.shapes import c_strides, slice_extent
 
 __all__: list = []
 
@@ -151,7 +151,7 @@ def _plain_items(key, ndim):
 
 def _without_bounded(key):
     """A key whose bounded index arrays are made true-size (they index like any array)."""
-    from .bounded.array import BoundedArray, materialized
+    from ...bounded.array import BoundedArray, materialized
     if isinstance(key, BoundedArray) or (type(key) is tuple
                                          and any(isinstance(k, BoundedArray) for k in key)):
         return materialized(key)
@@ -168,10 +168,10 @@ def getitem(self, key):
             return wrap_scalar(view_node(base, basic_layout(layout, items)))
         return self._window(basic_layout(self._layout(), items))
     if type(key) is ndarray and key.dtype == dtypes.BOOL and key.ndim:
-        from .bounded.producers import mask_select     # x[mask]: bounded, no sync
+        from ...bounded.producers import mask_select     # x[mask]: bounded, no sync
         return mask_select(self, key)
     if type(key) is not int:
-        from .bounded.indexing import gather, lazy_slice   # bounded indices, lazy slice bounds
+        from ...bounded.indexing import gather, lazy_slice   # bounded indices, lazy slice bounds
         bounded = gather(self, key) if not isinstance(key, slice) else lazy_slice(self, key)
         if bounded is not None:
             return bounded
@@ -182,7 +182,7 @@ def getitem(self, key):
             base, layout = base_and_layout(self)
             return wrap_scalar(view_node(base, basic_layout(layout, items)))
         return self._window(basic_layout(self._layout(), items))
-    from .advanced_indexing import advanced_getitem
+    from .advanced import advanced_getitem
     return advanced_getitem(self, items, positions)
 
 
@@ -233,10 +233,10 @@ def value_node(value, dtype, shape):
 
 def setitem(self, key, value):
     """``a[key] = value``: writes through to every view of the same storage."""
-    from .bounded.array import BoundedArray
+    from ...bounded.array import BoundedArray
     if isinstance(value, BoundedArray):
         if type(key) is ndarray and key.dtype == dtypes.BOOL and key.ndim:
-            from .bounded.producers import mask_assign
+            from ...bounded.producers import mask_assign
             return mask_assign(self, key, value)
         value = value.materialize()
     key = _without_bounded(key)
@@ -250,5 +250,5 @@ def setitem(self, key, value):
             raise ValueError("setting an array element with a sequence.")
         self._write(region, broadcast_value(converted, region[0]))
         return
-    from .advanced_indexing import advanced_setitem
+    from .advanced import advanced_setitem
     advanced_setitem(self, items, positions, value)

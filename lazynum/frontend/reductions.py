@@ -19,18 +19,18 @@ import warnings
 
 import numpy as np
 
-from . import dtypes
-from .arraytype import ndarray, wrap, wrap_result
-from .conversion import broadcast_node, cast, is_weak, reshape_node, to_node, weak_scalar
-from .expr import node as nodes
-from .expr.combines import numpy_identity
-from .expr.elementwise import SELECT, UFUNC_OPS, loop_signature
-from .expr.extern import SORT
-from .expr.checks import ASSERT_ALL
-from .expr.movement import CONCATENATE, VIEW, literal
-from .expr.reduce import (ARGMAX, ARGMIN, CUMPROD, CUMSUM, REDUCE_ALL, REDUCE_ANY, REDUCE_FMAX,
-                          REDUCE_FMIN, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD, REDUCE_SUM)
-from .expr.shapes import c_strides, normalize_axes, normalize_axis, size_of
+from ..array import dtypes
+from ..array.arraytype import ndarray, wrap, wrap_result
+from ..array.conversion import broadcast_node, cast, is_weak, reshape_node, to_node, weak_scalar
+from ..expr import node as nodes
+from ..expr.combines import numpy_identity
+from ..expr.elementwise import SELECT, UFUNC_OPS, loop_signature
+from ..expr.extern import SORT
+from ..expr.checks import ASSERT_ALL
+from ..expr.movement import CONCATENATE, VIEW, literal
+from ..expr.reduce import (ARGMAX, ARGMIN, CUMPROD, CUMSUM, REDUCE_ALL, REDUCE_ANY, REDUCE_FMAX,
+    REDUCE_FMIN, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD, REDUCE_SUM)
+from ..expr.shapes import c_strides, normalize_axes, normalize_axis, size_of
 from .ufuncs import call
 
 __all__ = [

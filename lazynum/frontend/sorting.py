@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import dtypes
-from .arraytype import ndarray, wrap
-from .conversion import cast, numpy_constant, to_array, to_node
-from .expr import node as nodes
-from .expr.extern import ARGSORT, SEARCHSORTED, SORT
-from .expr.indexing import CHECK_INDEX, TAKE, TAKE_ALONG_AXIS
-from .expr.shapes import normalize_axis
+from ..array import dtypes
+from ..array.arraytype import ndarray, wrap
+from ..array.conversion import cast, numpy_constant, to_array, to_node
+from ..expr import node as nodes
+from ..expr.extern import ARGSORT, SEARCHSORTED, SORT
+from ..expr.indexing import CHECK_INDEX, TAKE, TAKE_ALONG_AXIS
+from ..expr.shapes import normalize_axis
 from .manipulation import ravel
 
 __all__ = ["sort", "argsort", "lexsort", "searchsorted", "unique", "unique_values",

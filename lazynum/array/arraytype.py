@@ -14,10 +14,10 @@ import weakref
 import numpy as np
 
 from . import dtypes, layout as layouts
-from .expr import node as nodes
-from .expr.movement import VIEW, VIEW_SCATTER
-from .runtime import register_live, sync_nodes
-from .runtime.writes import remember as remember_write
+from ..expr import node as nodes
+from ..expr.movement import VIEW, VIEW_SCATTER
+from ..runtime import register_live, sync_nodes
+from ..runtime.writes import remember as remember_write
 
 _new = object.__new__
 _weakref = weakref.ref
@@ -104,7 +104,7 @@ class ndarray:
     def __new__(cls, shape, dtype=float, buffer=None):
         if buffer is not None:
             raise TypeError("lazynum.ndarray(buffer=...) is not supported; use lazynum.asarray")
-        from .creation import zeros
+        from ..frontend.creation import zeros
         return zeros(shape, dtype)
 
     # -- node access --------------------------------------------------------------------
@@ -422,7 +422,7 @@ def wrap_scalar(node) -> "ndarray":
 
 
 def _rebuild(value):
-    from .creation import asarray
+    from ..frontend.creation import asarray
     return asarray(value)
 
 

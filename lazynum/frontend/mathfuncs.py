@@ -14,13 +14,13 @@ import operator
 
 import numpy as np
 
-from . import dtypes
-from .arraytype import ndarray, wrap, wrap_ordered
-from .conversion import _contains_lazy, broadcast_node, cast, to_array, to_node
-from .expr import node as nodes
-from .expr.elementwise import SELECT, UFUNC_OPS
-from .expr.reduce import REDUCE_ALL
-from .expr.shapes import broadcast_shapes
+from ..array import dtypes
+from ..array.arraytype import ndarray, wrap, wrap_ordered
+from ..array.conversion import _contains_lazy, broadcast_node, cast, to_array, to_node
+from ..expr import node as nodes
+from ..expr.elementwise import SELECT, UFUNC_OPS
+from ..expr.reduce import REDUCE_ALL
+from ..expr.shapes import broadcast_shapes
 from .ufuncs import _classify, _resolve, _store, _weak_node, call, result_order
 
 __all__ = ["where", "clip", "nan_to_num", "around", "round", "fix", "real", "imag",
@@ -59,7 +59,7 @@ def where(condition, x=_NoValue, y=_NoValue, /):
     ``where(condition)`` is ``nonzero(condition)`` (data-dependent shape).
     """
     if x is _NoValue and y is _NoValue:
-        from .advanced_indexing import nonzero
+        from .indexing.advanced import nonzero
         return nonzero(condition)
     if x is _NoValue or y is _NoValue:
         raise ValueError("either both or neither of x and y should be given")

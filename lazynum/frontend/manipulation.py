@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import operator
 
-from . import layout as layouts
-from .expr.symbolic import as_index
-from .arraytype import ndarray, wrap, wrap_scalar
-from .conversion import to_array
-from .expr.shapes import broadcast_shapes, normalize_axes, normalize_axis, size_of
+from ..array import layout as layouts
+from ..expr.symbolic import as_index
+from ..array.arraytype import ndarray, wrap, wrap_scalar
+from ..array.conversion import to_array
+from ..expr.shapes import broadcast_shapes, normalize_axes, normalize_axis, size_of
 
 
 __all__ = ["reshape", "transpose", "permute_dims", "swapaxes", "matrix_transpose", "moveaxis", "ravel", "squeeze", "expand_dims", "broadcast_to", "diagonal", "flip", "fliplr", "flipud", "atleast_1d", "atleast_2d", "atleast_3d"]
