@@ -10,12 +10,12 @@ import math as _math
 
 import numpy as _np
 
-from .array import dtypes as _dtypes
+from .expr import dtypes as _dtypes
 from .array.arraytype import ndarray
 from .control.settings import config
 from .control.telemetry import metrics, metrics_report, reset_metrics
 from .runtime import SyncError
-from .array.dtypes import (bool_, byte, can_cast, double, dtype, finfo, float32, float64, float_,
+from .expr.dtypes import (bool_, byte, can_cast, double, dtype, finfo, float32, float64, float_,
     floating, generic, iinfo, inexact, int8, int16, int32, int64, int_, intc, integer, intp,
     issubdtype, longlong, number, promote_types, short, signedinteger, single, ubyte, uint8,
     uint16, uint32, uint64, uintc, uintp, ulonglong, unsignedinteger, ushort)
@@ -47,6 +47,7 @@ AxisError = _np.exceptions.AxisError
 from .frontend import (creation as _c, manipulation as _m, joining as _j, padding as _p,
     reductions as _r, mathfuncs as _f, linalg as _l, sorting as _s, memory as _mem)
 from .frontend.indexing import basic as _i, advanced as _a  # noqa: E402
+from .frontend.fallbacks import resolve as _resolve  # noqa: E402
 from .frontend import linalg  # noqa: E402  (lazynum.linalg: its functions, NumPy's others as fallbacks)
 
 from .bounded import BoundedArray, LazySize, bound_shape, get_dim_size, set_dim_size  # noqa: E402
@@ -54,6 +55,7 @@ from .bounded.dispatch import install as _install_bounded  # noqa: E402
 import sys as _sys  # noqa: E402
 
 _install_bounded(_sys.modules[__name__])
+_protocols.use_namespace(_sys.modules[__name__])
 
 from .control.version import __version__  # noqa: E402
 __all__ = sorted(set(
@@ -83,9 +85,8 @@ def __getattr__(name):
     (resolved once: the result is cached in the module's globals)."""
     if name.startswith("__"):
         raise AttributeError(f"module 'lazynum' has no attribute {name!r}")
-    from .frontend.fallbacks import resolve
     try:
-        value = resolve(_np, name, "numpy")
+        value = _resolve(_np, name, "numpy")
     except AttributeError:
         raise AttributeError(f"module 'lazynum' has no attribute {name!r}") from None
     globals()[name] = value

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 
 import lazynum as lnp
-from lazynum.array import dtypes
+from lazynum.expr import dtypes
 
 from . import strategies as S
 

@@ -13,7 +13,8 @@ import weakref
 
 import numpy as np
 
-from . import dtypes, layout as layouts
+from ..expr import dtypes
+from . import layout as layouts
 from ..expr import node as nodes
 from ..expr.movement import VIEW, VIEW_SCATTER
 from ..runtime import register_live, sync_nodes
@@ -100,12 +101,6 @@ class ndarray:
     """
     __slots__ = ("_node", "_view", "__weakref__")
     __array_priority__ = 100
-
-    def __new__(cls, shape, dtype=float, buffer=None):
-        if buffer is not None:
-            raise TypeError("lazynum.ndarray(buffer=...) is not supported; use lazynum.asarray")
-        from ..frontend.creation import zeros
-        return zeros(shape, dtype)
 
     # -- node access --------------------------------------------------------------------
     def _n(self):
@@ -334,9 +329,6 @@ class ndarray:
     def __deepcopy__(self, memo):
         return self.copy()
 
-    def __reduce__(self):
-        return (_rebuild, (np.array(self._value("pickle")),))
-
     def __setstate__(self, state):
         raise TypeError("lazynum arrays are rebuilt by lazynum.asarray")
 
@@ -421,8 +413,19 @@ def wrap_scalar(node) -> "ndarray":
     return array
 
 
-def _rebuild(value):
-    from ..frontend.creation import asarray
-    return asarray(value)
+def layout_of(array):
+    """A lazynum array's layout, or a NumPy array's strides in elements."""
+    if isinstance(array, ndarray):
+        return array._layout()
+    return (array.shape, tuple(s // max(array.itemsize, 1) for s in array.strides), 0)
 
 
+def result_order(args, shape):
+    """NumPy's 'K' memory order of an elementwise result over ``args`` (None: C order).
+    Only windows and non-C-ordered NumPy operands can vote for another order, so owners
+    cost one attribute check."""
+    if len(shape) < 2 or not any(type(a) is ndarray and a._view is not None or
+                                 type(a) is np.ndarray and not a.flags.c_contiguous for a in args):
+        return None
+    return layouts.memory_order([layout_of(a) for a in args
+                                 if isinstance(a, (ndarray, np.ndarray))], shape)

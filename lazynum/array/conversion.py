@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import dtypes
+from ..expr import dtypes
 from ..expr.symbolic import as_index
 from .arraytype import ndarray, wrap
 from ..expr import node as nodes
 from ..expr.elementwise import CAST
-from ..expr.movement import VIEW
+from ..expr.movement import CONCATENATE, VIEW
 from ..expr.shapes import broadcast_shapes, broadcast_strides, c_strides
 
 WEAK_TYPES = (bool, int, float)
@@ -63,13 +63,25 @@ def to_node(x, dtype=None) -> "nodes.Node":
     elif hasattr(type(x), "__lazynum_array__"):
         node = x.__lazynum_array__()._n()
     elif _contains_lazy(x) and isinstance(x, (list, tuple)):
-        from ..frontend.joining import stack
-        node = stack([to_array(item) for item in x])._n()
+        node = _stacked(x)
     else:
         return numpy_constant(x, dtype)
     if dtype is not None and node.dtype != dtype:
         node = cast(node, dtypes.normalize(dtype))
     return node
+
+
+def _stacked(items) -> "nodes.Node":
+    """A sequence holding lazy arrays, as NumPy builds an array from it: items of one shape
+    along a new first axis, promoted to one dtype (Python scalars count as strong here)."""
+    parts = [to_node(item) for item in items]
+    shape = parts[0].shape
+    if any(p.shape != shape for p in parts):
+        raise ValueError("setting an array element with a sequence. The requested array has an "
+                         "inhomogeneous shape after 1 dimensions.")
+    target = dtypes.result_type(*[p.dtype for p in parts])
+    rows = tuple(reshape_node(cast(p, target), (1,) + tuple(shape)) for p in parts)
+    return rows[0] if len(rows) == 1 else nodes.apply(CONCATENATE, rows, (0,))
 
 
 def to_array(x, dtype=None) -> ndarray:

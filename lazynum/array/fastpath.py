@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .arraytype import ndarray, scalar_result, wrap, wrap_ordered, wrap_scalar
+from .arraytype import ndarray, result_order, scalar_result, wrap, wrap_ordered, wrap_scalar
 from ..expr import node as nodes
 from ..expr.elementwise import loop_signature
 
@@ -59,11 +59,6 @@ def _scalar_operand(no_cast, dtype, value):
     return None
 
 
-def _order_of(arrays, shape):
-    from ..frontend.ufuncs import result_order
-    return result_order(arrays, shape)
-
-
 def binary(op, no_cast, a, b, reflected=False):
     """``op(a, b)`` (``op(b, a)`` if ``reflected``) for lazynum ``a``, or None."""
     node = a._node if a._view is None else a._n()
@@ -80,7 +75,7 @@ def binary(op, no_cast, a, b, reflected=False):
             return wrap_scalar(result)      # NumPy's 0-d result is a scalar
         if a._view is None and b._view is None:
             return wrap(result)
-        return wrap_ordered(result, _order_of((a, b), node.shape))
+        return wrap_ordered(result, result_order((a, b), node.shape))
     fast = _scalar_operand(no_cast, node.dtype, b)
     if fast is None:
         return None
@@ -89,7 +84,7 @@ def binary(op, no_cast, a, b, reflected=False):
         return wrap_scalar(result)
     if a._view is None:
         return wrap(result)
-    return wrap_ordered(result, _order_of((a,), node.shape))
+    return wrap_ordered(result, result_order((a,), node.shape))
 
 
 def unary(op, no_cast, a):
@@ -103,4 +98,4 @@ def unary(op, no_cast, a):
         return wrap_scalar(result)
     if a._view is None:
         return wrap(result)
-    return wrap_ordered(result, _order_of((a,), node.shape))
+    return wrap_ordered(result, result_order((a,), node.shape))

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..array.arraytype import ndarray, wrap
 from ..runtime import sync_nodes
+from ..frontend import creation
 
 
 class LazySize:
@@ -92,7 +93,6 @@ def bounded_form(function, original):
 def valid_mask(shape, sizes, axes=None) -> ndarray:
     """Bool array of the padded ``shape``: True inside the run-time ``sizes`` (one per dim,
     None for a regular dim) of the bounded ``axes`` (all when None)."""
-    from ..frontend import creation
     mask = None
     for k, size in enumerate(sizes):
         if size is None or (axes is not None and k not in axes):
@@ -226,6 +226,16 @@ class BoundedArray:
         ``y``'s storage like the method forms."""
         return self.materialize("bounded")
 
+    def __lazynum_sync_arrays__(self) -> list:
+        """What a sync of this array computes: its padded data and its run-time sizes."""
+        return [self._data, *[s for s in self._sizes if s is not None]]
+
+    def __lazynum_graph_line__(self) -> str:
+        """Its line in ``lazynum.graph_text``: ``bounded: float64[<=N] = data %a, sizes %b``."""
+        dims = ", ".join(repr(d) if not isinstance(d, int) else str(d) for d in self.shape)
+        sizes = ", ".join(f"%{s._n().id}" for s in self._sizes if s is not None)
+        return f"bounded: {self.dtype}[{dims}] = data %{self._data._n().id}, sizes {sizes}"
+
     def __array__(self, dtype=None, copy=None):
         return self.materialize("__array__").__array__(dtype=dtype, copy=copy)
 
@@ -247,13 +257,7 @@ class BoundedArray:
             raise AttributeError(name)
         return getattr(self.materialize("bounded"), name)
 
-    def __array_function__(self, func, types, args, kwargs):
-        from . import dispatch
-        return dispatch.array_function(func, args, kwargs)
-
-    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        from . import dispatch
-        return dispatch.array_ufunc(ufunc, method, inputs, kwargs)
+    # __array_function__ and __array_ufunc__: installed by bounded.dispatch (its forms).
 
 
 def _through_true_size(reason, convert):

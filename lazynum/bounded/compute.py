@@ -18,6 +18,7 @@ from ..expr.checks import ASSERT_ALL
 from ..expr.combines import highest, identity
 from ..expr.shapes import normalize_axes, normalize_axis
 from .array import BoundedArray, materialized, valid_mask
+from ..frontend import linalg, ufuncs
 
 
 def checked(value: ndarray, ok: ndarray, exception: str, message: str) -> ndarray:
@@ -118,7 +119,6 @@ def _stretch(array, axis, size, extent):
 
 def ufunc(uf, inputs, kwargs):
     """``uf(*inputs)`` where some inputs (or ``out``) are bounded."""
-    from ..frontend import ufuncs
     out = kwargs.get("out")
     if isinstance(out, tuple) and len(out) == 1:
         out = out[0]
@@ -374,7 +374,6 @@ def astype(y, dtype, **kwargs):
 def matmul(a, b):
     """``a @ b`` with bounded operands (1-d or 2-d): a bounded contraction dim is masked to
     zero on both sides and its sizes checked; other bounded dims stay bounded."""
-    from ..frontend import linalg
     a_b, b_b = isinstance(a, BoundedArray), isinstance(b, BoundedArray)
     if (a_b and a.ndim > 2) or (b_b and b.ndim > 2):
         return linalg.matmul(materialized(a), materialized(b))

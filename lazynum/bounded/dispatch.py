@@ -16,6 +16,7 @@ from ..array.arraytype import ndarray, wrap
 from ..frontend.indexing.basic import convert_value
 from . import (compute, indexing as bounded_indexing, joins, producers, reshape as bounded_reshape,
     unique as bounded_unique)
+from ..array import extension
 from .array import BoundedArray, bounded_form, materialized
 
 _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
@@ -24,6 +25,7 @@ _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divid
            "matmul": None}
 _COMPARE = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal",
             "eq": "equal", "ne": "not_equal"}
+from ..frontend import mathfuncs, ufuncs
 _UNARY = {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "invert"}
 
 
@@ -58,7 +60,6 @@ def _setitem(self, key, value):
     """``y[key] = value``, written into ``y``'s data: lazily for a bounded bool mask of the
     same bound or a basic key that slices every bounded dim whole, with a scalar value;
     any other key writes through the true-size view (one sync)."""
-    from ..frontend import mathfuncs
     self._data._check_writeable()
     scalar = not isinstance(value, BoundedArray) and np.ndim(value) == 0
     if (scalar and isinstance(key, BoundedArray) and key.dtype == bool and key.ndim == 1
@@ -125,8 +126,7 @@ def _sort_in_place(self, axis=-1, kind=None, order=None, *, stable=None):
 def _shape_preserving(fn_name):
     """A function that maps the padded data elementwise (scalar extra arguments only)."""
     def method(self, *args, **kwargs):
-        import lazynum
-        fn = getattr(lazynum, fn_name)
+        fn = getattr(_NAMESPACE[0], fn_name)
         fn = getattr(fn, "__wrapped__", fn)
         if any(isinstance(a, (BoundedArray, ndarray, np.ndarray, list, tuple)) for a in
                list(args) + list(kwargs.values())):
@@ -204,15 +204,13 @@ def array_ufunc(uf, method, inputs, kwargs):
         return compute.matmul(*inputs)
     if method == "__call__":
         return compute.ufunc(uf, inputs, kwargs)
-    from ..frontend import ufuncs
     return getattr(ufuncs.UFUNCS[uf.__name__], method)(*materialized(inputs), **kwargs)
 
 
 def array_function(func, args, kwargs):
-    import lazynum
     name = func.__name__
-    target = getattr(lazynum, name, None)
-    if getattr(target, "_bounded_form", False):
+    target = getattr(_NAMESPACE[0], name, None)
+    if getattr(target, "__lazynum_extensible__", None) or getattr(target, "_bounded_form", False):
         return target(*args, **kwargs)
     args, kwargs = materialized(args), {k: materialized(v) for k, v in kwargs.items()}
     return (target or func)(*args, **kwargs)
@@ -233,34 +231,51 @@ def install(namespace) -> None:
     for op, name in _COMPARE.items():
         setattr(BoundedArray, f"__{op}__", _operator(name))
     BoundedArray.__hash__ = None
+    BoundedArray.__array_function__ = lambda self, func, types, args, kwargs: array_function(
+        func, args, kwargs)
+    BoundedArray.__array_ufunc__ = lambda self, ufunc, method, *inputs, **kwargs: array_ufunc(
+        ufunc, method, inputs, kwargs)
     for op, name in _UNARY.items():
         uf = getattr(np, name)
         setattr(BoundedArray, f"__{op}__", lambda self, uf=uf: compute.ufunc(uf, (self,), {}))
     for name, method in METHODS.items():
         setattr(BoundedArray, name, method)
-    namespace.reshape = _first_is_bounded(namespace.reshape, _reshape_function)
-    namespace.ravel = _first_is_bounded(namespace.ravel, bounded_reshape.ravel)
+    _register_forms()
+    _NAMESPACE.append(namespace)
+
+
+def _register_forms() -> None:
+    """BoundedArray as an array extension: its forms of the extensible namespace functions
+    and the hooks the front end calls (``array.extension``)."""
+    extension.register_type(BoundedArray)
+    for name, function in (("mask_select", producers.mask_select), ("mask_assign", producers.mask_assign),
+                           ("gather", bounded_indexing.gather), ("lazy_slice", bounded_indexing.lazy_slice),
+                           ("materialized", materialized), ("ufunc", compute.ufunc)):
+        extension.register_hook(name, function)
+    form = extension.register_form
+    form("reshape", lambda original: _first_is_bounded(original, _reshape_function))
+    form("ravel", lambda original: _first_is_bounded(original, bounded_reshape.ravel))
     for name in compute.REDUCTIONS + ("cumsum", "cumprod", "argmax", "argmin", "sort", "argsort"):
-        original = getattr(namespace, name)
-        setattr(namespace, name, _first_is_bounded(original, _namespace_form(name)))
+        if name in extension.extensible_names():       # amax/amin are max/min
+            form(name, lambda original, name=name: _first_is_bounded(original, _namespace_form(name)))
     for name in ELEMENTWISE_FUNCTIONS:
-        if hasattr(namespace, name) and not isinstance(getattr(namespace, name), np.ufunc) \
-                and not hasattr(getattr(namespace, name), "nin"):
-            original = getattr(namespace, name)
-            bounded = _shape_preserving(name)
-            setattr(namespace, name, _first_is_bounded(original, bounded))
+        if name in extension.extensible_names():       # round is around
+            form(name, lambda original, name=name: _first_is_bounded(original, _shape_preserving(name)))
     for name in ("nonzero", "flatnonzero", "argwhere", "extract"):
-        setattr(namespace, name, _producer(getattr(namespace, name), getattr(producers, name)))
-    namespace.compress = _compress(namespace.compress)
-    namespace.where = _where(namespace.where)
+        form(name, lambda original, name=name: _producer(original, getattr(producers, name)))
+    form("compress", _compress)
+    form("where", _where)
     for name in ("concatenate", "stack"):
-        setattr(namespace, name, _any_bounded_sequence(getattr(namespace, name), getattr(joins, name)))
+        form(name, lambda original, name=name: _any_bounded_sequence(original, getattr(joins, name)))
     for name in ("matmul", "dot"):
-        setattr(namespace, name, _any_bounded_pair(getattr(namespace, name), compute.matmul))
+        form(name, lambda original: _any_bounded_pair(original, compute.matmul))
     for name in ("zeros", "ones", "empty", "full"):
-        setattr(namespace, name, joins.factory(getattr(namespace, name)))
-    namespace.arange = joins.arange(namespace.arange)
-    namespace.unique = _unique(namespace.unique)
+        form(name, joins.factory)
+    form("arange", joins.arange)
+    form("unique", _unique)
+
+
+_NAMESPACE: list = []       # the lazynum namespace install() was given (array_function reads it)
 
 
 def _any_bounded_sequence(original, bounded):

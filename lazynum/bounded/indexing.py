@@ -11,7 +11,7 @@ from __future__ import annotations
 import operator
 
 from ..frontend import creation, mathfuncs, ufuncs
-from ..array import dtypes
+from ..expr import dtypes
 from ..array.arraytype import ndarray, wrap_scalar
 from ..array.conversion import to_array
 from .array import BoundedArray, materialized

@@ -13,7 +13,7 @@ import operator
 import numpy as np
 
 from ..frontend import creation, joining, manipulation
-from ..array import dtypes
+from ..expr import dtypes
 from ..array.arraytype import ndarray, wrap
 from ..array.conversion import to_array
 from ..expr import node as nodes
@@ -21,6 +21,7 @@ from ..expr.shapes import normalize_axis, size_of
 from .array import BoundedArray
 from .compute import checked
 from ..expr.compaction import COMPACT
+from ..frontend import mathfuncs, reductions
 
 
 def _compact(rows: ndarray, keep: ndarray):
@@ -83,7 +84,6 @@ def nonzero(a, *, size=None, fill_value=0) -> tuple:
 
 def _static(result: BoundedArray, size: int, fill_value):
     """The first ``size`` entries of a 1-d bounded array, then ``fill_value`` (static)."""
-    from ..frontend import mathfuncs
     data = result._data
     bound = int(data.shape[0])
     if bound < size:
@@ -179,7 +179,6 @@ def mask_assign(x: ndarray, mask: ndarray, value: BoundedArray) -> None:
     writes back a bounded array): expand the value's rows to the mask's positions (the
     inverse of ``compact``) and select, so nothing syncs.  The counts must match at run
     time (NumPy's ValueError otherwise)."""
-    from ..frontend import mathfuncs, reductions
     k = mask.ndim
     n = size_of(x.shape[:k])
     rest = tuple(x.shape[k:])

@@ -13,7 +13,7 @@ import operator
 import numpy as np
 
 from ..frontend import creation, joining, mathfuncs, reductions, sorting, ufuncs
-from ..array import dtypes
+from ..expr import dtypes
 from ..array.conversion import to_array
 from ..expr.combines import highest
 from .array import BoundedArray

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from ..control import telemetry
 from ..expr.registry import KERNEL, Routine
-from .kernel_ir import ARG_COMBINES
+from .kernel_ir import ARG_COMBINES, Buffer
 from .lowering import NotFusable, describe, lower_kernel, reduced_axes
 
 
@@ -320,11 +320,11 @@ def _root(spec) -> str:
 
 
 def _shape_text(shape) -> str:
-    return "(" + ", ".join(str(d) if isinstance(d, int) else f"n{getattr(d, 'index', d)}" for d in shape) + ")"
+    dims = (str(d) if isinstance(d, int) else f"n{getattr(d, 'index', d)}" for d in shape)
+    return "(" + ", ".join(dims) + ")"
 
 
 def _probe_buffers(cut, keep) -> dict:
-    from .kernel_ir import Buffer
     out = {leaf.id: Buffer(f"in{i}", leaf.dtype, "input") for i, leaf in enumerate(cut.leaves)}
     out.update((n.id, Buffer(f"v{j}", n.dtype, "temp")) for j, n in enumerate(cut.order)
                if n.id in keep)

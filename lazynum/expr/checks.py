@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..array import dtypes
+from . import dtypes
 from . import derivatives as _d
 from .registry import register
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..array import dtypes
+from . import dtypes
 from .registry import Routine, declare_lowering, register
 
 

@@ -21,22 +21,9 @@ import math
 
 import numpy as np
 
-
-# Defined before the imports below: node.py imports it while this module may be loading.
-class NoGradient:
-    """``Op.vjp`` marker: no cotangent flows through this op, because ``reason``."""
-    __slots__ = ("reason",)
-
-    def __init__(self, reason: str):
-        self.reason = reason
-
-    def __repr__(self):
-        return f"NoGradient({self.reason!r})"
-
-
-from . import node as nodes  # noqa: E402
-from .registry import OPS  # noqa: E402
-from .shapes import broadcast_strides, c_strides, size_of  # noqa: E402
+from . import node as nodes
+from .registry import OPS, NoGradient
+from .shapes import broadcast_strides, c_strides, size_of
 
 INT64 = np.dtype(np.int64)
 

@@ -10,7 +10,7 @@ import functools
 
 import numpy as np
 
-from ..array import dtypes
+from . import dtypes
 from .registry import register
 from .shapes import broadcast_shapes
 

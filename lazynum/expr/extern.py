@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..array import dtypes
+from . import dtypes
 from .registry import register
 import string
 

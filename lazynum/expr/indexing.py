@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..array import dtypes
+from . import dtypes
 from . import derivatives as _d
 from .registry import register
 from .shapes import broadcast_shapes, c_strides

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..array import dtypes
+from . import dtypes
 from .registry import register
 from .shapes import normalize_axis, size_of
 from .node import apply as _apply_node

@@ -15,7 +15,7 @@ import threading
 import numpy as np
 
 from ..control import settings as config, telemetry as metrics
-from .registry import Op, register
+from .registry import NoGradient, Op, register
 from .symbolic import symbolize
 
 _next_id = metrics.node_ids.__next__     # itertools.count: one C call, atomic under the GIL
@@ -192,8 +192,6 @@ SCALAR = register("scalar", "leaf", shape=_leaf_shape, dtype=_leaf_shape,
                   doc="A Python scalar hoisted to a runtime parameter (not part of the key).")
 
 # VJP (lazynum.autograd): leaves hold data; a gradient stops at the inputs it differentiates.
-from .derivatives import NoGradient  # noqa: E402  (derivatives reads this module lazily)
-
 BUFFER.vjp = SCALAR.vjp = NoGradient("a leaf: data, not an operation")
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..array import dtypes
+from . import dtypes
 from .combines import PROPAGATE, lookup as lookup_combine
 from .registry import register
 from .shapes import size_of

@@ -108,3 +108,15 @@ def scalar_lowering(scalar_op: str):
         return builder.op(scalar_op, args, node.dtype)
     lowering.scalar_op = scalar_op
     return lowering
+
+
+class NoGradient:
+    """``Op.vjp`` marker: no cotangent flows through this op, because ``reason``
+    (``expr.derivatives`` declares the rules; autograd reads them)."""
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+    def __repr__(self):
+        return f"NoGradient({self.reason!r})"

@@ -10,7 +10,9 @@ import operator
 
 import numpy as np
 
-from ..array import dtypes, layout as layouts
+from ..array.extension import extensible
+from ..expr import dtypes
+from ..array import layout as layouts
 from ..expr.symbolic import SymInt, as_index, is_symbolic
 from ..array.arraytype import ndarray, wrap, wrap_ordered
 from ..array.conversion import _contains_lazy, broadcast_node, cast, numpy_constant, to_node
@@ -25,6 +27,8 @@ __all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "full", "zeros
            "empty", "zeros_like", "ones_like", "empty_like", "full_like", "astype", "copy",
            "arange", "linspace", "logspace", "geomspace", "eye", "identity", "tri", "tril",
            "triu", "meshgrid", "indices", "fromfunction", "diag", "diagflat"]
+from .manipulation import broadcast_to, diagonal, expand_dims, moveaxis, ravel, reshape
+from .ufuncs import call
 
 def _shape_tuple(shape) -> tuple:
     if isinstance(shape, ndarray):
@@ -49,7 +53,6 @@ def array(obj, dtype=None, *, copy=True, order="K", ndmin=0, like=None):
     else:
         out = asarray(obj, dtype, order, copy=copy)
     if ndmin > out.ndim:
-        from .manipulation import reshape
         out = reshape(out, (1,) * (ndmin - out.ndim) + out.shape)
     return out
 
@@ -101,7 +104,6 @@ def ascontiguousarray(a, dtype=None, *, like=None):
     """A C-contiguous array (at least 1-d, as NumPy's); ``a`` itself when it already is."""
     out = asarray(a, dtype)
     if out.ndim == 0:
-        from .manipulation import reshape
         return reshape(out, (1,))
     if not out.flags["C_CONTIGUOUS"]:
         out = wrap(out._n())
@@ -116,6 +118,7 @@ def _creation_order(order, ndim):
     return layouts.fortran_order(ndim) if order == "F" else None
 
 
+@extensible('full')
 def full(shape, fill_value, dtype=None, order="C", *, like=None):
     """Array of ``shape`` filled with ``fill_value`` (a lazy broadcast of one scalar)."""
     shape = _shape_tuple(shape)
@@ -138,6 +141,7 @@ def full(shape, fill_value, dtype=None, order="C", *, like=None):
     return wrap_ordered(broadcast_node(node, shape), perm)
 
 
+@extensible('zeros')
 def zeros(shape, dtype=float, order="C", *, like=None):
     """Array of zeros (NumPy's ``zeros``)."""
     shape = _shape_tuple(shape)
@@ -145,6 +149,7 @@ def zeros(shape, dtype=float, order="C", *, like=None):
                         _creation_order(order, len(shape)))
 
 
+@extensible('ones')
 def ones(shape, dtype=None, order="C", *, like=None):
     """Array of ones (NumPy's ``ones``)."""
     shape = _shape_tuple(shape)
@@ -152,6 +157,7 @@ def ones(shape, dtype=None, order="C", *, like=None):
                         _creation_order(order, len(shape)))
 
 
+@extensible('empty')
 def empty(shape, dtype=float, order="C", *, like=None):
     """Like NumPy's ``empty``; lazynum's uninitialized memory is zeros."""
     return zeros(shape, dtype, order)
@@ -275,6 +281,7 @@ def _pack(value, dt):
     return np.array(value, dtype=dt)
 
 
+@extensible('arange')
 def arange(start=None, stop=None, step=None, dtype=None, *, device=None, like=None):
     """Evenly spaced values in ``[start, stop)`` (NumPy's ``arange``: length, dtype, values).
 
@@ -376,8 +383,6 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     as NumPy returns it; with lazy bounds it is a lazy array and NumPy's data-dependent
     "step == 0" branch is a lazy ``where``.
     """
-    from .manipulation import moveaxis
-    from .ufuncs import call
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
@@ -424,8 +429,6 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
 
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     """``base ** linspace(start, stop, ...)`` (``base`` may be an array)."""
-    from .manipulation import expand_dims
-    from .ufuncs import call
     if not isinstance(base, (float, int)) and np.ndim(base):
         ndmax = len(broadcast_shapes(np.shape(start), np.shape(stop), np.shape(base)))
         start, stop, base = (array(a, copy=False, ndmin=ndmax) if isinstance(a, ndarray)
@@ -439,8 +442,6 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     """Numbers spaced evenly on a log scale between ``start`` and ``stop`` (NumPy's
     algorithm; lazy bounds are synced once for NumPy's "cannot include zero" check)."""
-    from .manipulation import moveaxis
-    from .ufuncs import call
     if _contains_lazy(start) or _contains_lazy(stop):
         start, stop = asarray(start), asarray(stop)
         zero = call(np.logical_or, (call(np.equal, (start, 0)), call(np.equal, (stop, 0))))._n()
@@ -531,7 +532,6 @@ def diag(v, k=0):
     if v.ndim == 1:
         return _diag_from_vector(v, k)
     if v.ndim == 2:
-        from .manipulation import diagonal
         return diagonal(v, k)
     raise ValueError("Input must be 1- or 2-d.")
 
@@ -548,7 +548,6 @@ def _diag_from_vector(v, k):
 
 def diagflat(v, k=0):
     """2-d array with the flattened ``v`` on its ``k``-th diagonal."""
-    from .manipulation import ravel
     return _diag_from_vector(ravel(asarray(v)), operator.index(k))
 
 
@@ -560,7 +559,6 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     With ``copy=False`` the dense outputs are read-only broadcast views (NumPy makes them
     writeable with a FutureWarning; writing into a broadcast is never meaningful).
     """
-    from .manipulation import broadcast_to, reshape
     ndim = len(xi)
     if indexing not in ("xy", "ij"):
         raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")

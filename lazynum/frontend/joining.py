@@ -17,7 +17,8 @@ import operator
 
 import numpy as np
 
-from ..array import dtypes
+from ..array.extension import extensible
+from ..expr import dtypes
 from ..expr.symbolic import as_index
 from ..array.arraytype import ndarray, wrap
 from ..array.conversion import broadcast_node, cast, reshape_node, to_array, to_node
@@ -31,6 +32,7 @@ __all__ = ["concatenate", "concat", "stack", "hstack", "vstack", "dstack", "colu
            "split", "array_split", "hsplit", "vsplit", "dsplit", "unstack", "tile", "repeat",
            "roll", "broadcast_arrays", "broadcast_shapes", "diff", "append", "resize",
            "rot90"]
+from .ufuncs import call
 
 _NoValue = getattr(np, "_NoValue", object())   # NumPy's "argument not given" marker
 
@@ -134,6 +136,7 @@ def _join(parts, axis, out=None, dtype=None, casting="same_kind"):
     return out
 
 
+@extensible('concatenate')
 def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """Join a sequence of arrays along an existing axis.
 
@@ -174,6 +177,7 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
 concat = concatenate
 
 
+@extensible('stack')
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """Join arrays of one shape along a new axis (ValueError if the shapes differ).
 
@@ -656,7 +660,6 @@ def diff(a, n=1, axis=-1, prepend=_NoValue, append=_NoValue):
                 value = broadcast_node(value, shape)
             parts.insert(len(parts) * at, value)
     result = _join(parts, axis) if len(parts) > 1 else wrap(node)
-    from .ufuncs import call
     op = np.not_equal if result.dtype == dtypes.BOOL else np.subtract
     for _ in range(n):
         value, size = result._n(), result.shape[axis]

@@ -15,7 +15,8 @@ import operator
 
 import numpy as np
 
-from ..array import dtypes
+from ..array.extension import extensible
+from ..expr import dtypes
 from ..array.arraytype import ndarray, wrap
 from ..array.conversion import cast, to_array, to_node
 from ..expr import node as nodes
@@ -27,6 +28,10 @@ from .manipulation import moveaxis, ravel, reshape, transpose
 # a primitive of their own, which tests/expr/test_registry.py refuses for exported names.
 __all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "einsum", "kron", "vecdot", "matvec",
            "vecmat"]
+from . import reductions
+from .fallbacks import numpy_function, resolve
+from .manipulation import squeeze
+from .ufuncs import call
 
 _apply = nodes.apply
 
@@ -77,6 +82,7 @@ def _gufunc_dtype(name, a, b, dtype, casting):
     return _loop_dtype(name, a.dtype, b.dtype, want, casting)
 
 
+@extensible('matmul')
 def matmul(x1, x2, /, out=None, *, casting="same_kind", dtype=None, **kwargs):
     """Matrix product of two arrays (``numpy.matmul``, the ``@`` operator).
 
@@ -111,7 +117,6 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", dtype=None, **kwargs):
 
 
 def _multiply(a, b, out=None):
-    from .ufuncs import call
     return call(np.multiply, (wrap(a), wrap(b)), out=out)
 
 
@@ -127,6 +132,7 @@ def _store_dot(result, out):
     return out
 
 
+@extensible('dot')
 def dot(a, b, out=None):
     """Dot product of two arrays (``numpy.dot``).
 
@@ -237,7 +243,6 @@ def outer(a, b, out=None):
     a, b = to_array(a), to_array(b)
     left = reshape(a, (a.size, 1))
     right = reshape(b, (1, b.size))
-    from .ufuncs import call
     return call(np.multiply, (left, right), out=out)
 
 
@@ -531,8 +536,6 @@ def norm(x, ord=None, axis=None, keepdims=False):
     The spectral matrix norms (2, -2, 'nuc') need an SVD: they fall back to NumPy (a sync,
     counted in the metrics).
     """
-    from . import reductions as r
-    from .ufuncs import call
     a = wrap(to_node(x))
     if a.dtype.kind != "f":
         a = a.astype(np.float64)
@@ -541,41 +544,36 @@ def norm(x, ord=None, axis=None, keepdims=False):
     else:
         axes = (axis,) if np.ndim(axis) == 0 else tuple(axis)
     if ord is None or (ord == "fro" and len(axes) == 2) or (ord == 2 and len(axes) == 1):
-        return call(np.sqrt, (r.sum(call(np.multiply, (a, a)), axis=axes, keepdims=keepdims),))
+        return call(np.sqrt, (reductions.sum(call(np.multiply, (a, a)), axis=axes, keepdims=keepdims),))
     if len(axes) == 1:
         return _vector_norm(a, ord, axes[0], keepdims)
     if len(axes) == 2 and ord in (1, -1, np.inf, -np.inf):
         summed, picked = axes if ord in (1, -1) else (axes[1], axes[0])
-        pick = r.max if ord > 0 else r.min
-        inner = r.sum(call(np.absolute, (a,)), axis=summed, keepdims=True)
+        pick = reductions.max if ord > 0 else reductions.min
+        inner = reductions.sum(call(np.absolute, (a,)), axis=summed, keepdims=True)
         result = pick(inner, axis=picked, keepdims=True)
-        from .manipulation import squeeze
         return result if keepdims else squeeze(result, axis=tuple(sorted(axes)))
-    from .fallbacks import numpy_function
     return numpy_function(np.linalg.norm, "numpy.linalg.norm")(x, ord, axis, keepdims)
 
 
 def _vector_norm(a, ord, axis, keepdims):
-    from . import reductions as r
-    from .ufuncs import call
     magnitude = call(np.absolute, (a,))
     if ord == np.inf:
-        return r.max(magnitude, axis=axis, keepdims=keepdims)
+        return reductions.max(magnitude, axis=axis, keepdims=keepdims)
     if ord == -np.inf:
-        return r.min(magnitude, axis=axis, keepdims=keepdims)
+        return reductions.min(magnitude, axis=axis, keepdims=keepdims)
     if ord == 0:
-        return r.sum(call(np.not_equal, (a, 0)).astype(a.dtype), axis=axis, keepdims=keepdims)
+        return reductions.sum(call(np.not_equal, (a, 0)).astype(a.dtype), axis=axis, keepdims=keepdims)
     if ord == 1:
-        return r.sum(magnitude, axis=axis, keepdims=keepdims)
+        return reductions.sum(magnitude, axis=axis, keepdims=keepdims)
     if isinstance(ord, str):
         raise ValueError(f"Invalid norm order '{ord}' for vectors")
     powered = call(np.power, (magnitude, float(ord)))
-    return call(np.power, (r.sum(powered, axis=axis, keepdims=keepdims), 1.0 / ord))
+    return call(np.power, (reductions.sum(powered, axis=axis, keepdims=keepdims), 1.0 / ord))
 
 
 def __getattr__(name):
     """Other ``numpy.linalg`` functions (inv, solve, eigh, svd, ...) run as counted fallbacks."""
-    from .fallbacks import resolve
     if name.startswith("__"):
         raise AttributeError(name)
     return resolve(np.linalg, name, "numpy.linalg")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 
+from ..array.extension import extensible
 from ..array import layout as layouts
 from ..expr.symbolic import as_index
 from ..array.arraytype import ndarray, wrap, wrap_scalar
@@ -62,6 +63,7 @@ def transpose_layout(layout):
     return layouts.transpose(layout, tuple(range(len(layout[0])))[::-1])
 
 
+@extensible('reshape')
 def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
     """Gives a new shape to an array; a view when NumPy's would be one.
 
@@ -161,6 +163,7 @@ def moveaxis(a, source, destination):
     return a._window(layouts.transpose(a._layout(), order))
 
 
+@extensible('ravel')
 def ravel(a, order="C"):
     """Flattened array; a view when the data is contiguous in ``order``, else a copy (as
     NumPy).  ``order='K'`` reads in memory order (axes by decreasing stride)."""

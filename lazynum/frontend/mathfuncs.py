@@ -14,18 +14,21 @@ import operator
 
 import numpy as np
 
-from ..array import dtypes
+from ..array.extension import extensible
+from ..expr import dtypes
 from ..array.arraytype import ndarray, wrap, wrap_ordered
 from ..array.conversion import _contains_lazy, broadcast_node, cast, to_array, to_node
 from ..expr import node as nodes
 from ..expr.elementwise import SELECT, UFUNC_OPS
 from ..expr.reduce import REDUCE_ALL
 from ..expr.shapes import broadcast_shapes
-from .ufuncs import _classify, _resolve, _store, _weak_node, call, result_order
+from ..array.arraytype import result_order
+from .ufuncs import _classify, _resolve, _store, _weak_node, call
 
 __all__ = ["where", "clip", "nan_to_num", "around", "round", "fix", "real", "imag",
            "isclose", "allclose", "array_equal", "array_equiv", "isreal", "iscomplex",
            "isrealobj", "iscomplexobj", "sinc", "isposinf", "isneginf", "real_if_close"]
+from .indexing.advanced import nonzero
 
 _apply = nodes.apply
 _BOOL = dtypes.BOOL
@@ -53,13 +56,13 @@ def _where_operand(value, dtype):
     return nodes.scalar(value, dtype)
 
 
+@extensible('where')
 def where(condition, x=_NoValue, y=_NoValue, /):
     """``x`` where ``condition`` is true, else ``y`` (NumPy 2 promotion, Python scalars weak).
 
     ``where(condition)`` is ``nonzero(condition)`` (data-dependent shape).
     """
     if x is _NoValue and y is _NoValue:
-        from .indexing.advanced import nonzero
         return nonzero(condition)
     if x is _NoValue or y is _NoValue:
         raise ValueError("either both or neither of x and y should be given")
@@ -76,6 +79,7 @@ def where(condition, x=_NoValue, y=_NoValue, /):
 
 # -- clip ----------------------------------------------------------------------------------
 
+@extensible('clip')
 def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoValue,
          **kwargs):
     """Limit the values of ``a`` to ``[a_min, a_max]`` (either may be None).
@@ -143,6 +147,7 @@ def _power_of_ten(n: int) -> float:
     return ret
 
 
+@extensible('around')
 def around(a, decimals=0, out=None):
     """Round to ``decimals`` places with NumPy's algorithm (half to even).
 
@@ -183,6 +188,7 @@ def _assign(out, a):
 round = around   # noqa: A001  (NumPy's name)
 
 
+@extensible('fix')
 def fix(x, out=None):
     """Round toward zero (NumPy 2: ``trunc``)."""
     return call(np.trunc, (x,), out=out)
@@ -218,6 +224,7 @@ def _fill_node(value, dtype, shape):
     return nodes.scalar(float(value) if isinstance(value, int) else value, dtype)
 
 
+@extensible('nan_to_num')
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     """Replace NaN with ``nan`` and infinities with ``posinf``/``neginf`` (default: the
     dtype's largest/smallest finite value).  ``copy=False`` writes into ``x`` itself."""
@@ -316,6 +323,7 @@ def array_equiv(a1, a2):
 
 # -- real / imaginary parts (lazynum has real dtypes only) ----------------------------------
 
+@extensible('real')
 def real(val):
     """The real part: for lazynum's real dtypes, a view of the array itself."""
     if isinstance(val, ndarray):
@@ -325,6 +333,7 @@ def real(val):
     return to_array(val)
 
 
+@extensible('imag')
 def imag(val):
     """The imaginary part: read-only zeros of the array's shape and dtype."""
     if isinstance(val, (int, float, complex, np.generic)) and not isinstance(val, ndarray):

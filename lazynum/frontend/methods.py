@@ -10,12 +10,28 @@ import numpy as np
 
 from .indexing import advanced as advanced_indexing, basic as indexing
 from . import creation, joining, linalg, manipulation, mathfuncs, reductions, sorting
-from ..array import fastpath
+from ..array import extension, fastpath
 from ..array.arraytype import ndarray
 from ..expr.elementwise import UFUNC_OPS
-from .ufuncs import UFUNCS, _bounded_type, call, power_shortcut
+from .ufuncs import UFUNCS, call, power_shortcut
 
 _OPERAND_TYPES = (ndarray, np.ndarray, np.generic, bool, int, float, list, tuple)
+
+
+def _new(cls, shape, dtype=float, buffer=None):
+    """``lazynum.ndarray(shape, dtype)``: a new array of zeros (NumPy's are uninitialized)."""
+    if buffer is not None:
+        raise TypeError("lazynum.ndarray(buffer=...) is not supported; use lazynum.asarray")
+    return creation.zeros(shape, dtype)
+
+
+def _reduce(self):
+    """Pickling: the array's value, rebuilt by ``lazynum.asarray``."""
+    return (creation.asarray, (np.array(self._value("pickle")),))
+
+
+ndarray.__new__ = _new
+ndarray.__reduce__ = _reduce
 
 
 def _binary(name, reflected=False):
@@ -51,7 +67,7 @@ def _inplace(name):
 def _takes_ufuncs(other) -> bool:
     """Whether ``other`` is a bounded array: lazynum's ufuncs take it (in-place operators
     write into this array, comparisons defer to it), unlike a foreign object."""
-    return type(other) is _bounded_type()
+    return extension.is_extension(other)
 
 
 def _unary(name):

@@ -27,6 +27,8 @@ _PAD_KWARGS = {
     "median": ["stat_length"], "minimum": ["stat_length"], "reflect": ["reflect_type"],
     "symmetric": ["reflect_type"],
 }
+from .fallbacks import numpy_function
+from .indexing.basic import value_node
 def _pad_pairs(pad_width, ndim):
     """``pad_width`` in any NumPy form as ``ndim`` (before, after) int pairs."""
     pad_width = _host(pad_width, "pad")
@@ -70,7 +72,6 @@ def _as_pairs(x, ndim):
 
 def _fill(value, dtype, shape):
     """A constant pad block: ``value`` assigned into ``dtype`` as NumPy's setitem would."""
-    from .indexing.basic import value_node
     if isinstance(value, (ndarray, nodes.Node)):
         node = value._n() if isinstance(value, ndarray) else value
         return broadcast_node(cast(node, dtype), shape)
@@ -174,5 +175,4 @@ def pad(array, pad_width, mode="constant", **kwargs):
 
 def _numpy_pad(array, pad_width, mode, kwargs):
     """Modes computed from the data's statistics: NumPy's pad, as a counted fallback."""
-    from .fallbacks import numpy_function
     return numpy_function(np.pad, "numpy.pad")(array, pad_width, mode, **kwargs)

@@ -6,20 +6,25 @@ computes on private copies, the fallback is counted in the metrics (with the use
 logged, and array results come back as lazynum arrays.  NumPy functions that write into an
 argument (``copyto``, ``putmask``, ``ufunc.at``, ``out=``, ``random.shuffle``, ...) have
 their writes stored back into the lazy argument, as a new storage version (views see it).
-
-A few NumPy functions only read shapes and dtypes (``can_cast``, ``shape``, ``ndim``, ...):
-on lazynum arrays they answer from the metadata, without a sync or a fallback.
+(``fallbacks``: the fallback itself and the functions answered from metadata.)
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..control import telemetry as metrics
-from ..array.arraytype import ndarray, wrap
-from ..array.conversion import numpy_constant
-from ..runtime import sync_nodes
+from ..array.arraytype import ndarray
+from . import linalg
+from .fallbacks import METADATA, fallback, ufunc_fallback
+from .ufuncs import UFUNCS
 
 _handled: dict = {}
+_namespace: list = []       # the lazynum namespace (use_namespace: its __init__ hands it down)
+
+
+def use_namespace(namespace) -> None:
+    """NumPy functions called on lazynum arrays dispatch to ``namespace``'s functions of the
+    same name (the table is built on the first call, when the namespace is complete)."""
+    _namespace[:] = [namespace]
 
 
 def _build_table(namespace) -> None:
@@ -38,154 +43,9 @@ def _build_table(namespace) -> None:
     _handled.update(table)
 
 
-# -- functions that need only shapes and dtypes -----------------------------------------------
-def _can_cast(from_, to, casting="safe"):
-    if isinstance(to, ndarray):
-        raise TypeError("Cannot construct a dtype from an array")     # as for NumPy's arrays
-    return np.can_cast(from_.dtype if isinstance(from_, ndarray) else from_, to, casting)
-
-
-def _min_scalar_type(a):
-    if a.ndim == 0:             # value-based for a scalar: NumPy needs the value
-        return fallback("numpy.min_scalar_type", np.min_scalar_type, (a,), {})
-    return a.dtype              # an array's own dtype, as NumPy gives it
-
-
-# NumPy function -> implementation answering from metadata (NumPy's own Python code where it
-# only reads ``.shape``/``.ndim``/``.dtype``).  lazynum exposes these NumPy functions as they are.
-METADATA = {
-    np.can_cast: _can_cast,
-    np.min_scalar_type: _min_scalar_type,
-    np.shape: np.shape._implementation,
-    np.ndim: np.ndim._implementation,
-    np.size: np.size._implementation,
-    np.common_type: np.common_type._implementation,
-}
-
-
-# -- fallbacks --------------------------------------------------------------------------------
-def _collect(value, found: dict) -> None:
-    """The lazy arrays in ``value`` (nested lists, tuples and dicts), by id."""
-    if isinstance(value, ndarray):
-        found.setdefault(id(value), value)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            _collect(item, found)
-    elif isinstance(value, dict):
-        for item in value.values():
-            _collect(item, found)
-
-
-def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
-    if a.shape != b.shape or a.dtype != b.dtype:
-        return False
-    if a.dtype.itemsize in (1, 2, 4, 8):      # bitwise: -0.0 vs 0.0 and NaN payloads count
-        unsigned = np.dtype(f"u{a.dtype.itemsize}")
-        return bool(np.array_equal(a.view(unsigned), b.view(unsigned)))
-    return a.tobytes() == b.tobytes()
-
-
-class _Copies:
-    """Private NumPy copies of the lazy arguments of one fallback call.
-
-    Every lazy argument is synced in one ``sync_nodes`` call; an argument passed twice gets
-    one copy (so NumPy sees the aliasing it would see); read-only lazy views get read-only
-    copies (so NumPy raises its own "read-only" error where it would write into one).
-    """
-
-    def __init__(self, *values):
-        found: dict = {}
-        for value in values:
-            _collect(value, found)
-        arrays = list(found.values())
-        nodes = [array._n() for array in arrays]
-        sync_nodes(nodes, "fallback")
-        self.entries = []               # (lazy array, synced value, NumPy copy)
-        self.copy_of: dict = {}         # id(lazy) -> copy
-        self.lazy_of: dict = {}         # id(copy) -> lazy
-        for array, node in zip(arrays, nodes):
-            copy = np.array(node.buffer)
-            readonly = array._view is not None and array._view.readonly
-            if readonly:
-                copy.flags.writeable = False
-            if not readonly:
-                self.entries.append((array, node.buffer, copy))
-            self.copy_of[id(array)] = copy
-            self.lazy_of[id(copy)] = array
-
-    def to_numpy(self, value):
-        if isinstance(value, ndarray):
-            return self.copy_of[id(value)]
-        if isinstance(value, (list, tuple)):
-            return type(value)(self.to_numpy(v) for v in value)
-        if isinstance(value, dict):
-            return {k: self.to_numpy(v) for k, v in value.items()}
-        return value
-
-    def write_back(self) -> None:
-        """Store what NumPy wrote into a copy back into its lazy array (a lazy write)."""
-        for array, synced, copy in self.entries:
-            if copy.shape == synced.shape and copy.dtype == synced.dtype \
-                    and not _same_bits(copy, synced):
-                array[...] = copy
-
-    def from_numpy(self, value, wrap_new=True):
-        """NumPy's result for the caller: a copy NumPy returned (``out=``) is its lazy array;
-        other numeric arrays become new lazy arrays (unless ``wrap_new`` is false)."""
-        if isinstance(value, np.ndarray):
-            lazy = self.lazy_of.get(id(value))
-            if lazy is not None and self.copy_of[id(lazy)] is value:
-                return lazy
-            return _wrap_result(value) if wrap_new else value
-        if isinstance(value, tuple):
-            return tuple(self.from_numpy(v, wrap_new) for v in value)
-        if isinstance(value, list):
-            return [self.from_numpy(v, wrap_new) for v in value]
-        return value
-
-
-def _wrap_result(value):
-    if value.dtype.kind in "biuf":
-        try:
-            return wrap(numpy_constant(value))
-        except TypeError:
-            return value
-    return value
-
-
-def fallback(name: str, function, args, kwargs, numpy_result=False):
-    """Run ``function`` eagerly on synced NumPy copies; count and log the fallback.
-
-    What NumPy writes into a lazy argument is written back to it (even when NumPy raises
-    after writing, as NumPy's own array would keep the partial write).  ``numpy_result``
-    returns NumPy's new arrays as they are (it wrote into a NumPy ``out=`` array, which the
-    caller must get back, as NumPy would return it); a lazy ``out=`` is returned itself.
-    """
-    metrics.record_fallback(name, metrics.user_frame())
-    copies = _Copies(args, kwargs)
-    np_args, np_kwargs = copies.to_numpy(args), copies.to_numpy(kwargs)
-    try:
-        result = function(*np_args, **np_kwargs)
-    finally:
-        copies.write_back()
-    return copies.from_numpy(result, wrap_new=not numpy_result)
-
-
-def ufunc_fallback(ufunc: np.ufunc, method: str, inputs, kwargs, numpy_result=False):
-    """NumPy's ``ufunc.method`` as a counted fallback (``at`` and ``out=`` write back).
-
-    The one path for ufunc methods lazynum has no lazy version of, from NumPy's
-    ``__array_ufunc__`` and from lazynum's own ufunc objects alike.
-    """
-    suffix = " into a NumPy out=" if numpy_result else ""
-    return fallback(f"numpy.{ufunc.__name__}.{method}{suffix}", getattr(ufunc, method), inputs,
-                    kwargs, numpy_result=numpy_result)
-
-
 def array_function(self, func, types, args, kwargs):
     if not _handled:
-        import lazynum
-        _build_table(lazynum)
+        _build_table(_namespace[0])
     ours = _handled.get(func)
     if ours is not None:
         return ours(*args, **kwargs)
@@ -197,8 +57,6 @@ _GUFUNCS = ("matmul", "vecdot", "matvec", "vecmat")
 
 
 def array_ufunc(self, ufunc, method, *inputs, **kwargs):
-    from . import linalg
-    from .ufuncs import UFUNCS
     if method == "__call__" and ufunc.__name__ in _GUFUNCS and ufunc is getattr(np, ufunc.__name__):
         return getattr(linalg, ufunc.__name__)(*inputs, **kwargs)
     ours = UFUNCS.get(ufunc.__name__)

@@ -19,7 +19,8 @@ import warnings
 
 import numpy as np
 
-from ..array import dtypes
+from ..array.extension import extensible
+from ..expr import dtypes
 from ..array.arraytype import ndarray, wrap, wrap_result
 from ..array.conversion import broadcast_node, cast, is_weak, reshape_node, to_node, weak_scalar
 from ..expr import node as nodes
@@ -31,7 +32,7 @@ from ..expr.movement import CONCATENATE, VIEW, literal
 from ..expr.reduce import (ARGMAX, ARGMIN, CUMPROD, CUMSUM, REDUCE_ALL, REDUCE_ANY, REDUCE_FMAX,
     REDUCE_FMIN, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD, REDUCE_SUM)
 from ..expr.shapes import c_strides, normalize_axes, normalize_axis, size_of
-from .ufuncs import call
+from .ufuncs import _given, call, ufunc
 
 __all__ = [
     "sum", "prod", "mean", "var", "std", "max", "min", "amax", "amin", "argmax", "argmin",
@@ -49,6 +50,7 @@ _REDUCERS = {
     "add": REDUCE_SUM, "multiply": REDUCE_PROD, "maximum": REDUCE_MAX, "minimum": REDUCE_MIN,
     "fmax": REDUCE_FMAX, "fmin": REDUCE_FMIN, "logical_or": REDUCE_ANY, "logical_and": REDUCE_ALL,
 }
+from .manipulation import diagonal, reshape, transpose
 # On bool, add is logical or and multiply is logical and (NumPy's bool loops).
 _ON_BOOL = {REDUCE_SUM: REDUCE_ANY, REDUCE_PROD: REDUCE_ALL}
 _SCANS = {"add": CUMSUM, "multiply": CUMPROD, "logical_or": CUMSUM, "logical_and": CUMPROD}
@@ -194,6 +196,7 @@ def _divide_as(total, count):
 
 
 # -- sum, prod, max, min, any, all ------------------------------------------------------------
+@extensible('sum')
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """Sum of array elements over the given axes.
 
@@ -220,6 +223,7 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, wh
     return _emit(_reduce("add", a, axis, dtype, out, keepdims, initial, where, True), out)
 
 
+@extensible('prod')
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """Product of array elements over the given axes.
 
@@ -228,6 +232,7 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, w
     return _emit(_reduce("multiply", a, axis, dtype, out, keepdims, initial, where, True), out)
 
 
+@extensible('max')
 def max(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """Maximum over the given axes (NaN propagates); parameters as :func:`sum`.
 
@@ -237,6 +242,7 @@ def max(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
     return _emit(_reduce("maximum", a, axis, None, out, keepdims, initial, where, True), out)
 
 
+@extensible('min')
 def min(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """Minimum over the given axes (NaN propagates); see :func:`max`."""
     return _emit(_reduce("minimum", a, axis, None, out, keepdims, initial, where, True), out)
@@ -245,6 +251,7 @@ def min(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
 amax, amin = max, min
 
 
+@extensible('any')
 def any(a, axis=None, out=None, keepdims=False, *, where=True):
     """Whether any element along the axes is non-zero (NaN counts as true).
 
@@ -253,6 +260,7 @@ def any(a, axis=None, out=None, keepdims=False, *, where=True):
     return _emit(_reduce("logical_or", a, axis, None, out, keepdims, _NoValue, where, True), out)
 
 
+@extensible('all')
 def all(a, axis=None, out=None, keepdims=False, *, where=True):
     """Whether all elements (``!= 0``; NaN counts as true) along the axes are true.
 
@@ -282,6 +290,7 @@ def _float_default(dt, dtype):
     return FLOAT64 if dtype is None and dt.kind in "biu" else dtype
 
 
+@extensible('mean')
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """Arithmetic mean over the given axes; parameters as :func:`sum`.
 
@@ -330,6 +339,7 @@ def _var(a, axis, dtype, out, ddof, keepdims, where, mean_value):
     return _divide_as(total, dof)
 
 
+@extensible('var')
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
         mean=_NoValue, correction=_NoValue):
     """Variance over the given axes: ``sum(abs(x - x.mean())**2) / (N - ddof)``.
@@ -352,6 +362,7 @@ def _sqrt_as(node, out):
     return cast(root, node.dtype)
 
 
+@extensible('std')
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
         mean=_NoValue, correction=_NoValue):
     """Standard deviation over the given axes: ``sqrt(var(...))``; see :func:`var`."""
@@ -388,6 +399,7 @@ def _arg(op, a, axis, out, keepdims):
     return _arg_out(_apply(op, (node,), (ax,)), kept, out, keepdims)
 
 
+@extensible('argmax')
 def argmax(a, axis=None, out=None, *, keepdims=False):
     """Indices of the first maximum along ``axis`` (of the flattened array if None).
 
@@ -400,6 +412,7 @@ def argmax(a, axis=None, out=None, *, keepdims=False):
     return _arg(ARGMAX, a, axis, out, keepdims)
 
 
+@extensible('argmin')
 def argmin(a, axis=None, out=None, *, keepdims=False):
     """Indices of the first minimum along ``axis``; see :func:`argmax`."""
     return _arg(ARGMIN, a, axis, out, keepdims)
@@ -424,6 +437,7 @@ def _scan(name, a, axis, dtype, out, flatten=True):
     return result, ax
 
 
+@extensible('cumsum')
 def cumsum(a, axis=None, dtype=None, out=None):
     """Cumulative sum along ``axis`` (of the flattened array if None).
 
@@ -432,6 +446,7 @@ def cumsum(a, axis=None, dtype=None, out=None):
     return _emit(_scan("add", a, axis, dtype, out)[0], out)
 
 
+@extensible('cumprod')
 def cumprod(a, axis=None, dtype=None, out=None):
     """Cumulative product along ``axis``; see :func:`cumsum`."""
     return _emit(_scan("multiply", a, axis, dtype, out)[0], out)
@@ -497,7 +512,6 @@ def ptp(a, axis=None, out=None, keepdims=False):
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """Sum along a diagonal (``sum(diagonal(a, offset, axis1, axis2), -1)``)."""
-    from .manipulation import diagonal
     return sum(diagonal(a, offset, axis1, axis2), -1, dtype, out)
 
 
@@ -512,7 +526,6 @@ def count_nonzero(a, axis=None, *, keepdims=False):
 
 def _weights(weights, shape, axes):
     """Weights shaped to broadcast against ``a`` (NumPy's ``_weights_are_valid``)."""
-    from .manipulation import reshape, transpose
     wgt = wrap(to_node(weights))
     if wgt.shape == shape:
         return wgt
@@ -730,3 +743,31 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     if a.dtype.kind != "f":
         return std(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
     return _emit(_sqrt_as(_nanvar(a, axis, dtype, out, ddof, keepdims, where, mean), out), out)
+
+
+# The ufunc objects' reduce and accumulate live with the reductions they call.
+def _reduce_method(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    """``ufunc.reduce``: lazily where a reduction implements it, else NumPy's (a counted
+    fallback)."""
+    try:
+        return ufunc_reduce(self, array, axis, dtype, out, keepdims, initial, where)
+    except NotImplementedError:
+        pass
+    # ``initial=None`` is "not given" here; NumPy reads None as "no identity"
+    kwargs = _given(axis=(axis, 0), dtype=(dtype, None), out=(out, None),
+                    keepdims=(keepdims, False), initial=(initial, None), where=(where, True))
+    return self._fallback("reduce", (array,), kwargs)
+
+
+def _accumulate_method(self, array, axis=0, dtype=None, out=None):
+    """``ufunc.accumulate``: lazily for add/multiply (cumsum/cumprod), else NumPy's."""
+    try:
+        return ufunc_accumulate(self, array, axis, dtype, out)
+    except NotImplementedError:
+        pass
+    kwargs = _given(axis=(axis, 0), dtype=(dtype, None), out=(out, None))
+    return self._fallback("accumulate", (array,), kwargs)
+
+
+ufunc.reduce = _reduce_method
+ufunc.accumulate = _accumulate_method

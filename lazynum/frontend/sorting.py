@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..array import dtypes
+from ..array.extension import extensible
+from ..expr import dtypes
 from ..array.arraytype import ndarray, wrap
 from ..array.conversion import cast, numpy_constant, to_array, to_node
 from ..expr import node as nodes
@@ -58,6 +59,7 @@ def _prepare(a, axis):
     return a._n(), normalize_axis(axis, a.ndim)
 
 
+@extensible('sort')
 def sort(a, axis=-1, kind=None, order=None, *, stable=None):
     """Return a sorted copy of an array (``numpy.sort``).
 
@@ -92,6 +94,7 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None):
     return wrap(_apply(SORT, (node,), (ax, name)))
 
 
+@extensible('argsort')
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
     """Indices that would sort an array (``numpy.argsort``).
 
@@ -263,6 +266,7 @@ def _lazy(result):
     return result
 
 
+@extensible('unique')
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
            equal_nan=True, sorted=True):   # noqa: A002 - NumPy's keyword
     """Sorted unique elements of an array (``numpy.unique``).

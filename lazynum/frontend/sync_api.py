@@ -1,21 +1,21 @@
 """User-facing sync and graph inspection: ``lazynum.sync``, ``graph_text``, ``graph_dot``."""
 from __future__ import annotations
 
+from ..array import extension
 from ..array.arraytype import ndarray
 from ..expr import graph
 from ..runtime import sync_nodes
 
 
 def _nodes(arrays):
-    from ..bounded.array import BoundedArray
     out = []
     for a in arrays:
         if isinstance(a, (list, tuple)):
             out.extend(_nodes(a))
         elif isinstance(a, ndarray):
             out.append(a._n())
-        elif isinstance(a, BoundedArray):       # its padded data and its run-time sizes
-            out.extend(_nodes([a._data, *[s for s in a._sizes if s is not None]]))
+        elif extension.is_extension(a):        # e.g. a bounded array's data and run-time sizes
+            out.extend(_nodes(a.__lazynum_sync_arrays__()))
     return out
 
 
@@ -30,13 +30,7 @@ def graph_text(*arrays) -> str:
 
     A bounded array is listed first as ``bounded: float64[<=N] = data %a, sizes %b``.
     """
-    from ..bounded.array import BoundedArray
-    lines = []
-    for a in arrays:
-        if isinstance(a, BoundedArray):
-            dims = ", ".join(repr(d) if not isinstance(d, int) else str(d) for d in a.shape)
-            sizes = ", ".join(f"%{s._n().id}" for s in a._sizes if s is not None)
-            lines.append(f"  bounded: {a.dtype}[{dims}] = data %{a._data._n().id}, sizes {sizes}")
+    lines = [f"  {a.__lazynum_graph_line__()}" for a in arrays if extension.is_extension(a)]
     return "\n".join(lines + [graph.format_graph(_nodes(arrays))]) if lines else \
         graph.format_graph(_nodes(arrays))
 

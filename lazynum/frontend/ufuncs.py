@@ -20,13 +20,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..array import dtypes, fastpath as _fastpath, layout as layouts
-from ..array.arraytype import ndarray, scalar_result, wrap, wrap_ordered, wrap_result
+from ..expr import dtypes
+from ..array import extension, fastpath as _fastpath, layout as layouts
+from ..array.arraytype import (layout_of, ndarray, result_order, scalar_result, wrap, wrap_ordered,
+                                 wrap_result)
 from ..array.conversion import broadcast_node, cast, is_weak, to_node
 from ..expr import node as nodes
 from ..expr.elementwise import (BINARY_UFUNCS, COMPARISONS, MULTI_OUTPUT_UFUNCS, SELECT, UFUNC_OPS,
     UNARY_UFUNCS)
 from ..expr.shapes import broadcast_shapes
+from .fallbacks import ufunc_fallback
+from .indexing.advanced import ufunc_at
+from .manipulation import reshape
 
 _apply = nodes.apply
 _scalar = nodes.scalar
@@ -293,31 +298,13 @@ def _requested_order(args, shape, order):
     is Fortran order when every array operand is Fortran- and not C-contiguous."""
     order = order if order == "K" else layouts.order_code(order)
     if order == "A":
-        arrays = [_layout_of(a) for a in args if isinstance(a, (ndarray, np.ndarray))]
+        arrays = [layout_of(a) for a in args if isinstance(a, (ndarray, np.ndarray))]
         fortran = arrays and all(layouts.is_f_contiguous(lay) and not layouts.is_c_contiguous(lay)
                                  for lay in arrays)
         order = "F" if fortran else "C"
     if order == "K":
         return result_order(args, shape)
     return layouts.fortran_order(len(shape)) if order == "F" else None
-
-
-def _layout_of(array):
-    """A lazynum array's layout, or a NumPy array's strides in elements."""
-    if isinstance(array, ndarray):
-        return array._layout()
-    return (array.shape, tuple(s // max(array.itemsize, 1) for s in array.strides), 0)
-
-
-def result_order(args, shape):
-    """NumPy's 'K' memory order of an elementwise result over ``args`` (None: C order).
-    Only windows and non-C-ordered NumPy operands can vote for another order, so owners
-    cost one attribute check."""
-    if len(shape) < 2 or not any(type(a) is ndarray and a._view is not None or
-                                 type(a) is np.ndarray and not a.flags.c_contiguous for a in args):
-        return None
-    return layouts.memory_order([_layout_of(a) for a in args
-                                 if isinstance(a, (ndarray, np.ndarray))], shape)
 
 
 def _outputs(uf, out, count):
@@ -446,11 +433,9 @@ class ufunc:
                       _fastpath.binary(self._op, self._no_cast, args[0], args[1]))
             if result is not None:
                 return result
-        bounded = _bounded_type()
-        if any(type(a) is bounded for a in args) or type(out) is bounded or (
-                type(out) is tuple and any(type(o) is bounded for o in out)):  # bounded dims
-            from ..bounded import compute
-            return compute.ufunc(self._np, args, dict(out=out, where=where, dtype=dtype,
+        if extension.TYPES and (extension.any_extension(args) or extension.is_extension(out) or (
+                type(out) is tuple and extension.any_extension(out))):      # bounded dims
+            return extension.hook("ufunc")(self._np, args, dict(out=out, where=where, dtype=dtype,
                                                       casting=casting, **kwargs)
                                  if out is not None or where is not True else
                                  ({"dtype": dtype} if dtype is not None else {}))
@@ -470,7 +455,6 @@ class ufunc:
     def _into_numpy(self, args, out, where, dtype, casting, order, kwargs):
         """``out=`` a NumPy array: NumPy writes into it (syncing the lazy operands, a counted
         fallback, as ``numpy.add(h, lazy, out=h)`` and ``h += lazy`` are) and returns it."""
-        from .protocols import ufunc_fallback
         given = _given(out=(out, None), where=(where, True), dtype=(dtype, None),
                        casting=(casting, "same_kind"), order=(order, "K"))
         return ufunc_fallback(self._np, "__call__", args, {**given, **kwargs}, numpy_result=True)
@@ -478,28 +462,7 @@ class ufunc:
     def _fallback(self, method, inputs, kwargs):
         """NumPy's ``method`` as a counted fallback: the path NumPy's own ufunc takes on
         lazynum arrays (``protocols.ufunc_fallback``; ``at`` and ``out=`` write back)."""
-        from .protocols import ufunc_fallback
         return ufunc_fallback(self._np, method, inputs, kwargs)
-
-    def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=None, where=True):
-        from .reductions import ufunc_reduce
-        try:
-            return ufunc_reduce(self, array, axis, dtype, out, keepdims, initial, where)
-        except NotImplementedError:
-            pass
-        # ``initial=None`` is "not given" here; NumPy reads None as "no identity"
-        kwargs = _given(axis=(axis, 0), dtype=(dtype, None), out=(out, None),
-                        keepdims=(keepdims, False), initial=(initial, None), where=(where, True))
-        return self._fallback("reduce", (array,), kwargs)
-
-    def accumulate(self, array, axis=0, dtype=None, out=None):
-        from .reductions import ufunc_accumulate
-        try:
-            return ufunc_accumulate(self, array, axis, dtype, out)
-        except NotImplementedError:
-            pass
-        kwargs = _given(axis=(axis, 0), dtype=(dtype, None), out=(out, None))
-        return self._fallback("accumulate", (array,), kwargs)
 
     def reduceat(self, array, indices, axis=0, dtype=None, out=None):
         """Not lazy: NumPy's ``reduceat`` as a counted fallback."""
@@ -513,7 +476,6 @@ class ufunc:
         """
         if self.nin != 2:
             raise ValueError("outer product only supported for binary functions")
-        from .manipulation import reshape
         a, b = to_node(A), to_node(B)
         left = reshape(wrap(a), a.shape + (1,) * len(b.shape))
         try:
@@ -524,7 +486,6 @@ class ufunc:
     def at(self, a, indices, b=None):
         """``a[indices] op= b`` unbuffered; lazy for add/subtract into a lazynum array,
         else NumPy's ``at`` as a counted fallback that writes back into ``a``."""
-        from .indexing.advanced import ufunc_at
         if isinstance(a, ndarray):
             try:
                 return ufunc_at(self, a, indices, b)
@@ -533,16 +494,6 @@ class ufunc:
         return self._fallback("at", (a, indices) if b is None else (a, indices, b), {})
 
 
-def _bounded_type():
-    """``BoundedArray`` (imported on first use: lazynum.bounded imports this module)."""
-    global _BOUNDED
-    if _BOUNDED is None:
-        from ..bounded.array import BoundedArray
-        _BOUNDED = BoundedArray
-    return _BOUNDED
-
-
-_BOUNDED = None
 _LAZY_TYPES = (ndarray, scalar_result)
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import lazynum as lnp
-from lazynum.array import dtypes
+from lazynum.expr import dtypes
 from lazynum.array.arraytype import wrap
 from lazynum.backends.llvm import scalar_ops
 from lazynum.backends.llvm.capabilities import EXTERN_SCALAR_OPS, SUPPORTS, extern_reason

@@ -11,6 +11,7 @@ import functools
 import hashlib
 import pathlib
 
+from . import jit, serialize
 from .program import Program, build
 
 NAME = "llvm"
@@ -21,8 +22,7 @@ ARTIFACT_VERSION = "llvm-program-1"
 def artifact_tag() -> str:
     """What cached object code depends on: format version, the source of everything that
     generates it (scheduler, lowerings, codegen), LLVM, the CPU and its features."""
-    from .jit import toolchain_id
-    return f"{ARTIFACT_VERSION}|{_source_digest()}|{toolchain_id()}"
+    return f"{ARTIFACT_VERSION}|{_source_digest()}|{jit.toolchain_id()}"
 
 
 @functools.lru_cache(maxsize=None)
@@ -42,8 +42,7 @@ def compile(cut) -> Program:  # noqa: A001 - the backend contract's name
 
 def load(data: bytes) -> Program:
     """Rebuild a ``Program`` from ``Program.to_bytes()``; ValueError when malformed."""
-    from .serialize import restore
-    return restore(data)
+    return serialize.restore(data, Program)
 
 
 __all__ = ["NAME", "ARTIFACT_VERSION", "Program", "artifact_tag", "compile", "load"]

@@ -29,7 +29,7 @@ import functools
 
 import numpy as np
 
-from . import buffer_pool, workers
+from . import buffer_pool, codegen, jit, workers
 
 # Rows per chunk at least (small arrays stay one chunk on one thread) and the most chunks
 # (the offset loop in each chunk is linear in the chunk's index).
@@ -223,7 +223,6 @@ _SIGNATURE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_v
 
 @functools.lru_cache(maxsize=None)
 def _machine(itemsize: int):
-    from . import codegen, jit
     text, names = functions(f"compact{itemsize}", itemsize)
     tm = jit.target_machine()
     module = codegen.module_text([], None, tm.triple, str(tm.target_data), [text], DECLARATIONS)

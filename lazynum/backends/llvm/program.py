@@ -18,7 +18,7 @@ from ...control import settings, telemetry
 from ...compile.kernel_ir import format_kernel
 from ...compile.plan import ExternStep, KernelStep, RoutineStep, donations, evaluate, make_plan
 from ..reference import InternalError
-from . import buffer_pool, codegen, compaction, jit, workers
+from . import buffer_pool, codegen, compaction, jit, serialize, workers
 from .capabilities import SUPPORTS
 
 KERNEL_SIGNATURE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
@@ -194,8 +194,7 @@ class Program:
         return "\n".join(lines)
 
     def to_bytes(self) -> bytes:
-        from .serialize import dump
-        return dump(self)
+        return serialize.dump(self)
 
 
 def build(cut) -> Program:

@@ -12,6 +12,8 @@ import io
 import pickle
 import struct
 
+import numpy as np
+
 MAGIC = b"LZNLLVM1"
 _ALLOWED = {
     ("builtins", "tuple"), ("builtins", "list"), ("builtins", "dict"), ("builtins", "set"),
@@ -53,10 +55,8 @@ def dump(program) -> bytes:
     return MAGIC + struct.pack("<Q", len(meta)) + meta + program.obj
 
 
-def restore(data: bytes):
-    import numpy as np
-
-    from .program import Program
+def restore(data: bytes, program_type):
+    """A ``program_type`` (``program.Program``) rebuilt from ``dump``'s bytes."""
     if not isinstance(data, (bytes, bytearray)) or data[:8] != MAGIC or len(data) < 16:
         raise ValueError("not a lazynum llvm program")
     (length,) = struct.unpack("<Q", data[8:16])
@@ -66,7 +66,7 @@ def restore(data: bytes):
         meta = _loads(bytes(data[16:16 + length]))
         values = [(np.dtype(dt), tuple(shape)) for dt, shape in meta["values"]]
         obj = bytes(data[16 + length:])
-        return Program(meta["n_inputs"], meta["contiguous"], values, meta["steps"], meta["outputs"],
+        return program_type(meta["n_inputs"], meta["contiguous"], values, meta["steps"], meta["outputs"],
                        meta["releases"], obj, meta["kernel_names"], meta["texts"], meta["scalars"])
     except (KeyError, TypeError, EOFError, pickle.UnpicklingError, struct.error, RuntimeError) as exc:
         raise ValueError(f"malformed lazynum llvm program: {exc}") from None

@@ -20,7 +20,9 @@ import operator
 
 import numpy as np
 
-from ...array import dtypes, layout as layouts
+from ...array.extension import extensible
+from ...expr import dtypes
+from ...array import layout as layouts
 from ...array.arraytype import ndarray, wrap
 from ...array.conversion import broadcast_node, cast, is_weak, to_array, to_node, weak_scalar
 from ...expr import node as nodes
@@ -35,6 +37,8 @@ from .basic import (_is_basic, base_and_layout, basic_layout, broadcast_value, c
 __all__ = ["take", "take_along_axis", "put", "put_along_axis", "place", "nonzero",
            "flatnonzero", "argwhere", "compress", "extract", "diag_indices",
            "diag_indices_from"]
+from ..fallbacks import fallback
+from ..manipulation import ravel
 
 INT64 = dtypes.INT64
 _MODES = ("raise", "wrap", "clip")
@@ -539,7 +543,6 @@ class FlatIter:
         self.base = base
 
     def _ravel(self):
-        from ..manipulation import ravel
         return ravel(self.base)
 
     def __len__(self):
@@ -569,7 +572,6 @@ class FlatIter:
 def _into_numpy(function, target, *args, **kwargs):
     """An in-place NumPy function whose target is a NumPy array: NumPy writes it (the lazy
     arguments are synced), as a counted fallback."""
-    from ..protocols import fallback
     return fallback(f"numpy.{function.__name__}", function, (target,) + args, kwargs, numpy_result=True)
 
 
@@ -588,6 +590,7 @@ def place(arr, mask, vals):
 
 
 # -- data-dependent shapes (sync) ------------------------------------------------------------
+@extensible('nonzero')
 def nonzero(a):
     """Indices of the non-zero elements (NumPy's ``nonzero``).
 
@@ -614,16 +617,19 @@ def nonzero(a):
                  for ix in np.nonzero(a._value("nonzero")))
 
 
+@extensible('flatnonzero')
 def flatnonzero(a):
     """Indices of the non-zero elements of the flattened array (syncs ``a``)."""
     return wrap(_host(np.flatnonzero(to_array(a)._value("nonzero")).astype(np.int64, copy=False)))
 
 
+@extensible('argwhere')
 def argwhere(a):
     """Indices of the non-zero elements grouped by element, shape ``(N, a.ndim)`` (syncs)."""
     return wrap(_host(np.argwhere(to_array(a)._value("nonzero")).astype(np.int64, copy=False)))
 
 
+@extensible('compress')
 def compress(condition, a, axis=None, out=None):
     """Select slices of ``a`` along ``axis`` where ``condition`` is true (NumPy's
     ``compress``).
@@ -646,6 +652,7 @@ def compress(condition, a, axis=None, out=None):
     return take(a, np.flatnonzero(cond), axis=axis, out=out)
 
 
+@extensible('extract')
 def extract(condition, arr):
     """The elements of ``arr`` where ``condition`` is non-zero, flattened (NumPy's
     ``extract``); a lazy condition is synced (reason ``boolean_index``)."""

@@ -11,7 +11,8 @@ import operator
 
 import numpy as np
 
-from ...array import dtypes
+from ...array import extension
+from ...expr import dtypes
 from ...array.arraytype import ndarray, scalar_result, view_node, wrap_scalar
 from ...array.conversion import broadcast_node, cast, is_weak, to_array, to_node, weak_scalar
 from ...expr import node as nodes
@@ -151,10 +152,8 @@ def _plain_items(key, ndim):
 
 def _without_bounded(key):
     """A key whose bounded index arrays are made true-size (they index like any array)."""
-    from ...bounded.array import BoundedArray, materialized
-    if isinstance(key, BoundedArray) or (type(key) is tuple
-                                         and any(isinstance(k, BoundedArray) for k in key)):
-        return materialized(key)
+    if extension.is_extension(key) or (type(key) is tuple and extension.any_extension(key)):
+        return extension.hook("materialized")(key)
     return key
 
 
@@ -168,11 +167,10 @@ def getitem(self, key):
             return wrap_scalar(view_node(base, basic_layout(layout, items)))
         return self._window(basic_layout(self._layout(), items))
     if type(key) is ndarray and key.dtype == dtypes.BOOL and key.ndim:
-        from ...bounded.producers import mask_select     # x[mask]: bounded, no sync
-        return mask_select(self, key)
-    if type(key) is not int:
-        from ...bounded.indexing import gather, lazy_slice   # bounded indices, lazy slice bounds
-        bounded = gather(self, key) if not isinstance(key, slice) else lazy_slice(self, key)
+        return extension.hook("mask_select")(self, key)     # x[mask]: bounded, no sync
+    if type(key) is not int:            # bounded indices, lazy slice bounds
+        bounded = (extension.hook("gather")(self, key) if not isinstance(key, slice) else
+                   extension.hook("lazy_slice")(self, key))
         if bounded is not None:
             return bounded
     key = _without_bounded(key)
@@ -233,12 +231,10 @@ def value_node(value, dtype, shape):
 
 def setitem(self, key, value):
     """``a[key] = value``: writes through to every view of the same storage."""
-    from ...bounded.array import BoundedArray
-    if isinstance(value, BoundedArray):
+    if extension.is_extension(value):
         if type(key) is ndarray and key.dtype == dtypes.BOOL and key.ndim:
-            from ...bounded.producers import mask_assign
-            return mask_assign(self, key, value)
-        value = value.materialize()
+            return extension.hook("mask_assign")(self, key, value)
+        value = value.__lazynum_array__()
     key = _without_bounded(key)
     items, positions = key_items(key, self.ndim)
     if _is_basic(items):
