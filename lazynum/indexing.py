@@ -234,6 +234,7 @@ def value_node(value, dtype, shape):
 def setitem(self, key, value):
     """``a[key] = value``: writes through to every view of the same storage."""
     from .bounded.array import BoundedArray
+    self._check_writeable()       # NumPy's first check: before the key and the value
     if isinstance(value, BoundedArray):
         if type(key) is ndarray and key.dtype == dtypes.BOOL and key.ndim:
             from .bounded.producers import mask_assign
