@@ -64,6 +64,7 @@ __all__ = sorted(set(
                        "can_cast", "promote_types", "issubdtype", "SyncError", "BoundedArray",
                        "bound_shape", "get_dim_size", "set_dim_size", "mark_static",
                        "mark_dynamic"]))
+_protocols.install_numpy_outs(_sys.modules[__name__])   # after __all__ and the bounded forms
 
 
 # lazynum's own API beside NumPy's names (README, docs/): what ``dir(lazynum)`` adds to NumPy's.

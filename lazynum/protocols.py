@@ -12,6 +12,10 @@ on lazynum arrays they answer from the metadata, without a sync or a fallback.
 """
 from __future__ import annotations
 
+import functools
+import inspect
+import types
+
 import numpy as np
 
 from . import telemetry as metrics
@@ -189,6 +193,31 @@ def fallback(name: str, function, args, kwargs, numpy_result=False):
     finally:
         copies.write_back()
     return copies.from_numpy(result, wrap_new=not numpy_result)
+
+
+def numpy_out(function):
+    """``function`` (a lazynum function with ``out=``) that hands a NumPy ``out=`` array to
+    NumPy's function of the same name: NumPy writes into it and returns it (a counted
+    fallback, as a ufunc's NumPy ``out=`` is), where the lazy version could only refuse it."""
+    numpy_function = getattr(np, function.__name__)
+
+    @functools.wraps(function)
+    def with_numpy_out(*args, **kwargs):
+        if isinstance(kwargs.get("out"), np.ndarray):
+            return fallback(f"numpy.{function.__name__} into a NumPy out=", numpy_function,
+                            args, kwargs, numpy_result=True)
+        return function(*args, **kwargs)
+    return with_numpy_out
+
+
+def install_numpy_outs(namespace) -> None:
+    """Wrap ``namespace``'s functions that take ``out=`` (and that NumPy has) with
+    ``numpy_out``."""
+    for name in namespace.__all__:
+        function = getattr(namespace, name)
+        if isinstance(function, types.FunctionType) and hasattr(np, name) \
+                and "out" in inspect.signature(function).parameters:
+            setattr(namespace, name, numpy_out(function))
 
 
 def ufunc_fallback(ufunc: np.ufunc, method: str, inputs, kwargs, numpy_result=False):
