@@ -68,6 +68,7 @@ __all__ = sorted(set(
                        "mark_dynamic"]))
 
 
+
 # lazynum's own API beside NumPy's names (README, docs/): what ``dir(lazynum)`` adds to NumPy's.
 _OWN_API = ("BoundedArray", "LazySize", "SyncError", "bound_shape", "config", "get_dim_size", "grad",
             "graph_dot", "graph_hash", "graph_text", "jvp", "mark_dynamic", "mark_static", "metrics",

@@ -170,6 +170,23 @@ def test_writes_into_read_only_lazy_views_raise_like_numpy():
     S.assert_same(a, x)
 
 
+def test_copyto_of_a_window_onto_itself_is_a_no_op_as_in_numpy():
+    # NumPy's copyto returns before its read-only check when source and destination are the
+    # same window (data pointer, strides, dtype): a read-only broadcast of an array onto it.
+    def calls(xp, base, bounded):
+        return [lambda: xp.copyto(xp.broadcast_to(base, base.shape), base),
+                lambda: xp.copyto(xp.broadcast_to(base[:0], (0, 4)), base[:0]),
+                lambda: xp.copyto(xp.broadcast_to(bounded, bounded.shape), bounded),
+                lambda: xp.copyto(xp.broadcast_to(base, base.shape), base * 1.0),
+                lambda: xp.copyto(xp.broadcast_to(base[0], (3, 4)), base[0])]
+
+    x, a = _grid()
+    bounded = a[a > 100]                     # a BoundedArray, empty at run time
+    for lazy_call, numpy_call in zip(calls(lnp, a, bounded), calls(np, x, x[x > 100])):
+        S.same_error(lazy_call, numpy_call)
+    S.assert_same(a, x)
+
+
 def test_a_fallback_syncs_all_its_lazy_arguments_at_once():
     a = np.array([[2.0, 1.0], [1.0, 3.0]])
     x, y = lnp.asarray(a) * 2.0, lnp.ones(2) * 3.0

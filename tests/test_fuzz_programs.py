@@ -91,6 +91,14 @@ def test_runner_reports_a_shape_error_lazynum_defers():
     assert result.failure.category == "raise-deferred:ValueError@elementwise.binary"
 
 
+def test_runner_accepts_int_of_a_lazy_scalar_at_the_next_sync():
+    # a[-1] /= False stores a lazy inf: only the sync knows int() rejects it (README)
+    deferred = _one_statement_program("a[-1] /= False", kind="write.augmented")
+    assert check(deferred, lazynum, "numpy").status == "ok"
+    eager = _one_statement_program("a[-1] = numpy.float64(numpy.nan)", kind="write.scalar")
+    assert check(eager, lazynum, "numpy").status == "ok"
+
+
 def test_shrinker_keeps_only_the_failing_statement_and_the_reproducer_fails(tmp_path):
     statements = (Statement("v0 = a * 3", "elementwise.binary"),
                   Statement("v1 = v0.sum()", "reduce"),

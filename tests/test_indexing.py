@@ -485,6 +485,39 @@ def test_setitem_value_errors_match_numpy():
     assert_same(a, np.ones(4, np.int8))
 
 
+@pytest.mark.parametrize("key, value", [
+    (([], [-1, -1, -1]), -3.5), ([9, 2], 2**40), (([9, 1], [0, 1, 2]), 300),
+    ([9, 2], np.zeros((1, 2))), (([9, 1], [0, 1]), [[1, 2, 3]]),
+    (([9, 1], [0, 1, 2]), np.zeros((2, 2))), (([1, 1], 5), [[1, 2, 3]]),
+])
+def test_fancy_setitem_errors_come_in_numpys_order(key, value):
+    # NumPy: the key's integers, then the value's conversion (OverflowError), the index
+    # arrays' broadcast (IndexError), the value's broadcast (ValueError), and only then
+    # the index bounds (IndexError).
+    x = np.zeros((4, 3), np.uint8)
+    a = lnp.asarray(x)
+    same_error(lambda: a.__setitem__(key, value), lambda: x.__setitem__(key, value))
+    assert_same(a, x)
+
+
+@pytest.mark.parametrize("shape, key, value_shape", [
+    ((0,), [[]], (3, 1, 0)), ((0,), [[]], (3, 2, 1)), ((0,), [[]], (0, 1)),
+    ((5,), [[]], (2, 0)), ((5, 3), [[]], (2, 0, 3)), ((5, 3), [[]], (2, 1, 0)),
+    ((5, 3), ([], []), (2, 1, 0)), ((5, 3), ([0, 1], slice(0, 0)), (3, 2, 0)),
+    ((5, 3), ([0, 1], slice(0, 0)), (3, 2, 1)), ((5, 3), [[1, 2]], (1, 2, 3)),
+    ((5, 3), [[1, 2]], (2, 1, 3)),
+])
+def test_fancy_setitem_value_with_extra_dims_is_reshaped_as_in_numpy(shape, key, value_shape):
+    # NumPy reshapes a value with more dims than the result to its trailing dims when the
+    # sizes agree (an empty value fits an empty result, whatever its leading dims).
+    x = np.arange(float(np.prod(shape))).reshape(shape)
+    a = lnp.asarray(x)
+    value = np.arange(float(np.prod(value_shape))).reshape(value_shape)
+    key = tuple(key)
+    same_error(lambda: a.__setitem__(key, value), lambda: x.__setitem__(key, value))
+    assert_same(a, x)
+
+
 
 @pytest.mark.parametrize("dtype", [np.int8, np.int64, np.uint8])
 @pytest.mark.parametrize("key", [1, slice(None), (Ellipsis, 1), [1, 2]])

@@ -143,7 +143,9 @@ def test_read_only_is_refused_before_the_key_is_looked_at():
                 lambda: v.__setitem__((0, [9]), 1.0), lambda: v.__setitem__(v > 100, 1.0),
                 lambda: v.__setitem__((mask, [0]), 1.0), lambda: xp.put(v, [], 1.0),
                 lambda: xp.put(v, [99], 1.0),
-                lambda: xp.put_along_axis(v, np.full((3, 1), 9), 0.0, 1)]
+                lambda: xp.put_along_axis(v, np.full((3, 1), 9), 0.0, 1),
+                lambda: v.__setitem__(9, 1.0), lambda: v.__setitem__((0, 2), 10**400),
+                lambda: v.fill(10**400)]
 
     base = lnp.asarray(np.arange(4.0))
     host = np.broadcast_to(np.arange(4.0), (3, 4))

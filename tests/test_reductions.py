@@ -342,16 +342,29 @@ def test_out_matches_numpy(pair, data):
         S.assert_same(out_lazy, out_np, *tolerance(a, out_dtype, 2))
 
 
-def test_out_writes_through_views_and_rejects_numpy_out():
+def test_out_writes_through_views_and_into_numpy_out():
     a = np.arange(12.0).reshape(3, 4)
     base = lnp.zeros((2, 4))
     row = base[1]
     lnp.sum(lnp.asarray(a), axis=0, out=row)
     S.assert_same(base, np.array([[0.0] * 4, a.sum(axis=0)]))
-    with pytest.raises(TypeError):
-        lnp.sum(lnp.asarray(a), axis=0, out=np.zeros(4))
+    host = np.zeros(4)          # NumPy writes its own out= array, as numpy.sum(a, out=host) does
+    assert lnp.sum(lnp.asarray(a), axis=0, out=host) is host
+    S.assert_same(host, a.sum(axis=0))
     with pytest.raises(ValueError):
         lnp.sum(lnp.asarray(a), axis=0, out=lnp.zeros((1, 4)))
+
+
+@pytest.mark.parametrize("name", ["max", "nanmax", "ptp", "median", "cumsum", "argmin"])
+def test_numpy_out_is_written_by_numpy(name):
+    # np.max(lazy, axis=0, out=numpy_array): NumPy's result in NumPy's array, returned
+    x = np.array([[3, 1, 4], [1, 5, 9]], dtype=np.uint16)
+    kwargs = {} if name in ("cumsum", "argmin") else {"axis": 0}
+    expected = getattr(np, name)(x, **kwargs)
+    for call in (getattr(lnp, name), getattr(np, name)):       # direct, and NumPy's dispatch
+        out = np.zeros_like(expected)
+        assert call(lnp.asarray(x), **kwargs, out=out) is out
+        S.assert_same(out, expected)
 
 
 # -- NaN variants -------------------------------------------------------------------------------

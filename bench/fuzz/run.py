@@ -157,10 +157,18 @@ def _statement(program, k, statement, ns, lazynum, reference) -> Failure | None:
         return Failure(f"raise-wrong:{expected_type.__name__}->{type(error).__name__}@{where}", k, None,
                        describe_error(expected), describe_error(error), _trace(error))
     if deferred and not (issubclass(expected_type, DEFERRABLE)
-                         and (statement.group in DATA_DEPENDENT_KINDS or bounded_operand)):
+                         and (statement.group in DATA_DEPENDENT_KINDS or bounded_operand)
+                         or _lazy_int_conversion(error)):
         return Failure(f"raise-deferred:{expected_type.__name__}@{where}", k, None,
                        describe_error(expected), "raised only at the next sync: " + describe_error(error))
     return None
+
+
+def _lazy_int_conversion(error) -> bool:
+    """The error is int()'s on a lazy scalar stored into an integer array (``a[i] /= 0``):
+    only its value, known at the sync, decides (README: known deviations)."""
+    return isinstance(error, (ValueError, OverflowError)) and any(
+        "lazynum op 'int_value'" in note for note in getattr(error, "__notes__", ()))
 
 
 def _eager_before_data_dependent(expected_type, statement, bounded_operand) -> bool:

@@ -201,10 +201,13 @@ def mask_assign(x: ndarray, mask: ndarray, value: BoundedArray) -> None:
     given = value._sizes[0]
     position = mathfuncs.where(given == 1, 0, position)      # one value fills every position
     rows = value._data.take(position, axis=0) if bound else creation.zeros((n,) + rest, x.dtype)
+    ok = (given == count) | (given == 1)
+    if not bound:       # no row is read: the empty data's own run-time checks ride on ``ok``
+        ok = ok & reductions.all(value._data)       # (True: ``all`` of nothing)
     # setitem's unsafe cast before the select, so ``where`` never promotes (uint64 into
     # int8 through float64 would lose the low bits NumPy keeps); the count check rides on
     # the data (an assert, not ``+ 0``, which would turn -0.0 into 0.0)
-    rows = checked(rows.astype(x.dtype), (given == count) | (given == 1), "ValueError",
+    rows = checked(rows.astype(x.dtype), ok, "ValueError",
                    "NumPy boolean array indexing assignment cannot assign the bounded array's "
                    "values to a different number of positions where the mask is true")
     keep = flat.reshape((n,) + (1,) * len(rest))

@@ -30,11 +30,9 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     if isinstance(ar, BoundedArray) and ar.ndim != 1:
         ar = ar.materialize()
     values, valid, n = _flat_input(ar)
-    order = sorting.argsort(values, kind="stable")
-    ordered = values.take(order)
-    if ordered.dtype.kind == "f" and n > 1:  # NumPy's sort writes every NaN as +nan
-        ordered = mathfuncs.where(ufuncs.UFUNCS["isnan"](ordered), np.array(np.nan, ordered.dtype), ordered)
-    live = valid.take(order) if valid is not None else None
+    order, ordered = _sorted(values, return_index, return_inverse, valid is not None)
+    # padding is the largest value, after the true elements in the input: sorted, it is last
+    live = creation.arange(n) < ar._sizes[0] if valid is not None else None
     first = _run_starts(ordered, equal_nan)
     if live is not None:
         first = first & live
@@ -54,6 +52,21 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     if size is not None:
         out = [_static(o, size, fill_value, uniques) if isinstance(o, BoundedArray) else o for o in out]
     return out[0] if len(out) == 1 else tuple(out)
+
+
+def _sorted(values, return_index, return_inverse, padded):
+    """(permutation or None, sorted values), sorted as NumPy's unique sorts: the first of
+    each run of equal values is its result (-0.0 or 0.0, which NaN), so the algorithm is
+    NumPy's.  A stable argsort with ``return_index`` (the first occurrences), a quicksort
+    argsort with ``return_inverse``, else a plain sort (which writes NaNs as NumPy's sort
+    does).  A padded (bounded) input's permutation is stable: its padding NaNs stay after
+    the true ones, so the inverse keeps each true NaN's run (NumPy's quicksort of the
+    true-size data has no equal on padded data anyway)."""
+    if not (return_index or return_inverse):
+        return None, sorting.sort(values)
+    stable = return_index or padded
+    order = sorting.argsort(values, kind="stable" if stable else "quicksort")
+    return order, values.take(order)
 
 
 def _flat_input(ar):

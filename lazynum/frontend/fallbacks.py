@@ -18,6 +18,7 @@ import types
 import numpy as np
 
 from ..control import telemetry as metrics
+from ..array import extension
 from ..array.arraytype import ndarray, wrap
 from ..array.conversion import numpy_constant
 from ..runtime import sync_nodes
@@ -117,6 +118,23 @@ def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
     return a.tobytes() == b.tobytes()
 
 
+def _window_copy(array, node, windows: dict, readonly: bool) -> np.ndarray:
+    """A NumPy copy of ``array``; arrays that are the same window of one storage (``v`` and
+    ``broadcast_to(v, v.shape)``) get views of one buffer, since NumPy compares data
+    pointers (``copyto(view, base)`` of one window is a no-op, even into a read-only view)."""
+    key = None
+    if array._view is not None:
+        key = (id(array._view.storage), array._view.layout, array.dtype)
+    base = windows.get(key)
+    copy = np.array(node.buffer) if base is None else base.view()
+    if key is not None and base is None:
+        windows[key] = copy
+    if readonly:                # a read-only view of the buffer: later windows may write it
+        copy = copy.view()
+        copy.flags.writeable = False
+    return copy
+
+
 class _Copies:
     """Private NumPy copies of the lazy arguments of one fallback call.
 
@@ -135,11 +153,10 @@ class _Copies:
         self.entries = []               # (lazy array, synced value, NumPy copy)
         self.copy_of: dict = {}         # id(lazy) -> copy
         self.lazy_of: dict = {}         # id(copy) -> lazy
+        windows: dict = {}              # (storage, layout, dtype) -> the copy it got
         for array, node in zip(arrays, nodes):
-            copy = np.array(node.buffer)
             readonly = array._view is not None and array._view.readonly
-            if readonly:
-                copy.flags.writeable = False
+            copy = _window_copy(array, node, windows, readonly)
             if not readonly:
                 self.entries.append((array, node.buffer, copy))
             self.copy_of[id(array)] = copy
@@ -194,6 +211,11 @@ def fallback(name: str, function, args, kwargs, numpy_result=False):
     caller must get back, as NumPy would return it); a lazy ``out=`` is returned itself.
     """
     metrics.record_fallback(name, metrics.user_frame())
+    # Bounded arguments as their true-size views, so they alias the other windows of their
+    # storage in the copies (not a second fallback from NumPy's dispatch, on a fresh copy).
+    if extension.TYPES:
+        materialized = extension.hook("materialized")
+        args, kwargs = materialized(args), {k: materialized(v) for k, v in kwargs.items()}
     copies = _Copies(args, kwargs)
     np_args, np_kwargs = copies.to_numpy(args), copies.to_numpy(kwargs)
     try:
@@ -201,6 +223,22 @@ def fallback(name: str, function, args, kwargs, numpy_result=False):
     finally:
         copies.write_back()
     return copies.from_numpy(result, wrap_new=not numpy_result)
+
+
+def numpy_out(function):
+    """Decorator: ``function`` (a front-end function with ``out=`` that NumPy also has) hands
+    a NumPy ``out=`` array to NumPy's function of the same name: NumPy writes into it and
+    returns it (a counted fallback, as a ufunc's NumPy ``out=`` is), where the lazy version
+    could only refuse it."""
+    numpy_function = getattr(np, function.__name__)
+
+    @functools.wraps(function)
+    def with_numpy_out(*args, **kwargs):
+        if isinstance(kwargs.get("out"), np.ndarray):
+            return fallback(f"numpy.{function.__name__} into a NumPy out=", numpy_function,
+                            args, kwargs, numpy_result=True)
+        return function(*args, **kwargs)
+    return with_numpy_out
 
 
 def ufunc_fallback(ufunc: np.ufunc, method: str, inputs, kwargs, numpy_result=False):

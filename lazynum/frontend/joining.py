@@ -33,6 +33,7 @@ __all__ = ["concatenate", "concat", "stack", "hstack", "vstack", "dstack", "colu
            "roll", "broadcast_arrays", "broadcast_shapes", "diff", "append", "resize",
            "rot90"]
 from .ufuncs import call
+from .fallbacks import numpy_out
 
 _NoValue = getattr(np, "_NoValue", object())   # NumPy's "argument not given" marker
 
@@ -136,6 +137,7 @@ def _join(parts, axis, out=None, dtype=None, casting="same_kind"):
     return out
 
 
+@numpy_out
 @extensible('concatenate')
 def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """Join a sequence of arrays along an existing axis.
@@ -177,6 +179,7 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
 concat = concatenate
 
 
+@numpy_out
 @extensible('stack')
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """Join arrays of one shape along a new axis (ValueError if the shapes differ).

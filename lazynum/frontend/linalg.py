@@ -32,6 +32,7 @@ from . import reductions
 from .fallbacks import numpy_function, resolve
 from .manipulation import squeeze
 from .ufuncs import call
+from .fallbacks import numpy_out
 
 _apply = nodes.apply
 
@@ -82,6 +83,7 @@ def _gufunc_dtype(name, a, b, dtype, casting):
     return _loop_dtype(name, a.dtype, b.dtype, want, casting)
 
 
+@numpy_out
 @extensible('matmul')
 def matmul(x1, x2, /, out=None, *, casting="same_kind", dtype=None, **kwargs):
     """Matrix product of two arrays (``numpy.matmul``, the ``@`` operator).
@@ -132,6 +134,7 @@ def _store_dot(result, out):
     return out
 
 
+@numpy_out
 @extensible('dot')
 def dot(a, b, out=None):
     """Dot product of two arrays (``numpy.dot``).
@@ -225,6 +228,7 @@ def inner(a, b, /):
     return wrap(_tensordot_nodes(a, b, [len(a.shape) - 1], [len(b.shape) - 1], dt))
 
 
+@numpy_out
 def outer(a, b, out=None):
     """Outer product of the flattened arrays (``numpy.outer``).
 
@@ -348,6 +352,7 @@ def _interleaved(args):
     return (text if out is None else f"{text}->{out}"), operands
 
 
+@numpy_out
 def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
     """Einstein summation (``numpy.einsum``).
 
@@ -400,6 +405,7 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     return _store(result, out, casting, "einsum")
 
 
+@numpy_out
 def vecdot(x1, x2, /, out=None, *, axis=-1, casting="same_kind", dtype=None, **kwargs):
     """Vector dot product over ``axis`` with broadcasting (``numpy.vecdot``).
 
@@ -456,6 +462,7 @@ def _gufunc_operands(name, x1, x2, needs, signature, core):
     return a, b
 
 
+@numpy_out
 def matvec(x1, x2, /, out=None, *, casting="same_kind", dtype=None, **kwargs):
     """Matrix-vector product with broadcast batch dims (``numpy.matvec``).
 
@@ -478,6 +485,7 @@ def matvec(x1, x2, /, out=None, *, casting="same_kind", dtype=None, **kwargs):
     return _store(wrap(_matmul_node(a, col, dt))[..., 0]._n(), out, casting, "matvec")
 
 
+@numpy_out
 def vecmat(x1, x2, /, out=None, *, casting="same_kind", dtype=None, **kwargs):
     """Vector-matrix product with broadcast batch dims (``numpy.vecmat``).
 

@@ -29,6 +29,7 @@ __all__ = ["where", "clip", "nan_to_num", "around", "round", "fix", "real", "ima
            "isclose", "allclose", "array_equal", "array_equiv", "isreal", "iscomplex",
            "isrealobj", "iscomplexobj", "sinc", "isposinf", "isneginf", "real_if_close"]
 from .indexing.advanced import nonzero
+from .fallbacks import numpy_out
 
 _apply = nodes.apply
 _BOOL = dtypes.BOOL
@@ -79,6 +80,7 @@ def where(condition, x=_NoValue, y=_NoValue, /):
 
 # -- clip ----------------------------------------------------------------------------------
 
+@numpy_out
 @extensible('clip')
 def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoValue,
          **kwargs):
@@ -147,6 +149,7 @@ def _power_of_ten(n: int) -> float:
     return ret
 
 
+@numpy_out
 @extensible('around')
 def around(a, decimals=0, out=None):
     """Round to ``decimals`` places with NumPy's algorithm (half to even).
@@ -188,6 +191,7 @@ def _assign(out, a):
 round = around   # noqa: A001  (NumPy's name)
 
 
+@numpy_out
 @extensible('fix')
 def fix(x, out=None):
     """Round toward zero (NumPy 2: ``trunc``)."""
@@ -196,6 +200,7 @@ def fix(x, out=None):
 
 # -- NaN / inf handling --------------------------------------------------------------------
 
+@numpy_out
 def isposinf(x, out=None):
     """``isinf(x) & ~signbit(x)``."""
     is_inf = call(np.isinf, (x,))
@@ -207,6 +212,7 @@ def isposinf(x, out=None):
     return call(np.logical_and, (is_inf, signbit), out=out)
 
 
+@numpy_out
 def isneginf(x, out=None):
     """``isinf(x) & signbit(x)``."""
     is_inf = call(np.isinf, (x,))

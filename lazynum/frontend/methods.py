@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .indexing import advanced as advanced_indexing, basic as indexing
+from .indexing import advanced as advanced_indexing, subscript
 from . import creation, joining, linalg, manipulation, mathfuncs, reductions, sorting
 from ..array import extension, fastpath
 from ..array.arraytype import ndarray
@@ -142,8 +142,8 @@ def _imatmul(self, other):
 
 
 ndarray.__imatmul__ = _imatmul
-ndarray.__getitem__ = indexing.getitem
-ndarray.__setitem__ = indexing.setitem
+ndarray.__getitem__ = subscript.getitem
+ndarray.__setitem__ = subscript.setitem
 
 # Properties that are views or derived arrays.
 ndarray.T = property(lambda self: manipulation.transpose(self))

@@ -51,6 +51,7 @@ _REDUCERS = {
     "fmax": REDUCE_FMAX, "fmin": REDUCE_FMIN, "logical_or": REDUCE_ANY, "logical_and": REDUCE_ALL,
 }
 from .manipulation import diagonal, reshape, transpose
+from .fallbacks import numpy_out
 # On bool, add is logical or and multiply is logical and (NumPy's bool loops).
 _ON_BOOL = {REDUCE_SUM: REDUCE_ANY, REDUCE_PROD: REDUCE_ALL}
 _SCANS = {"add": CUMSUM, "multiply": CUMPROD, "logical_or": CUMSUM, "logical_and": CUMPROD}
@@ -196,6 +197,7 @@ def _divide_as(total, count):
 
 
 # -- sum, prod, max, min, any, all ------------------------------------------------------------
+@numpy_out
 @extensible('sum')
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """Sum of array elements over the given axes.
@@ -223,6 +225,7 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, wh
     return _emit(_reduce("add", a, axis, dtype, out, keepdims, initial, where, True), out)
 
 
+@numpy_out
 @extensible('prod')
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """Product of array elements over the given axes.
@@ -232,6 +235,7 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, w
     return _emit(_reduce("multiply", a, axis, dtype, out, keepdims, initial, where, True), out)
 
 
+@numpy_out
 @extensible('max')
 def max(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """Maximum over the given axes (NaN propagates); parameters as :func:`sum`.
@@ -242,6 +246,7 @@ def max(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
     return _emit(_reduce("maximum", a, axis, None, out, keepdims, initial, where, True), out)
 
 
+@numpy_out
 @extensible('min')
 def min(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """Minimum over the given axes (NaN propagates); see :func:`max`."""
@@ -251,6 +256,7 @@ def min(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
 amax, amin = max, min
 
 
+@numpy_out
 @extensible('any')
 def any(a, axis=None, out=None, keepdims=False, *, where=True):
     """Whether any element along the axes is non-zero (NaN counts as true).
@@ -260,6 +266,7 @@ def any(a, axis=None, out=None, keepdims=False, *, where=True):
     return _emit(_reduce("logical_or", a, axis, None, out, keepdims, _NoValue, where, True), out)
 
 
+@numpy_out
 @extensible('all')
 def all(a, axis=None, out=None, keepdims=False, *, where=True):
     """Whether all elements (``!= 0``; NaN counts as true) along the axes are true.
@@ -290,6 +297,7 @@ def _float_default(dt, dtype):
     return FLOAT64 if dtype is None and dt.kind in "biu" else dtype
 
 
+@numpy_out
 @extensible('mean')
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """Arithmetic mean over the given axes; parameters as :func:`sum`.
@@ -339,6 +347,7 @@ def _var(a, axis, dtype, out, ddof, keepdims, where, mean_value):
     return _divide_as(total, dof)
 
 
+@numpy_out
 @extensible('var')
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
         mean=_NoValue, correction=_NoValue):
@@ -362,6 +371,7 @@ def _sqrt_as(node, out):
     return cast(root, node.dtype)
 
 
+@numpy_out
 @extensible('std')
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
         mean=_NoValue, correction=_NoValue):
@@ -399,6 +409,7 @@ def _arg(op, a, axis, out, keepdims):
     return _arg_out(_apply(op, (node,), (ax,)), kept, out, keepdims)
 
 
+@numpy_out
 @extensible('argmax')
 def argmax(a, axis=None, out=None, *, keepdims=False):
     """Indices of the first maximum along ``axis`` (of the flattened array if None).
@@ -412,6 +423,7 @@ def argmax(a, axis=None, out=None, *, keepdims=False):
     return _arg(ARGMAX, a, axis, out, keepdims)
 
 
+@numpy_out
 @extensible('argmin')
 def argmin(a, axis=None, out=None, *, keepdims=False):
     """Indices of the first minimum along ``axis``; see :func:`argmax`."""
@@ -437,6 +449,7 @@ def _scan(name, a, axis, dtype, out, flatten=True):
     return result, ax
 
 
+@numpy_out
 @extensible('cumsum')
 def cumsum(a, axis=None, dtype=None, out=None):
     """Cumulative sum along ``axis`` (of the flattened array if None).
@@ -446,6 +459,7 @@ def cumsum(a, axis=None, dtype=None, out=None):
     return _emit(_scan("add", a, axis, dtype, out)[0], out)
 
 
+@numpy_out
 @extensible('cumprod')
 def cumprod(a, axis=None, dtype=None, out=None):
     """Cumulative product along ``axis``; see :func:`cumsum`."""
@@ -467,6 +481,7 @@ def _cumulative(name, x, axis, dtype, out, include_initial):
     return _emit(result, out)
 
 
+@numpy_out
 def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
     """Array API cumulative sum: ``axis`` is required above 1-d; ``include_initial``
     prepends the zero.
@@ -474,6 +489,7 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=Fal
     return _cumulative("add", x, axis, dtype, out, include_initial)
 
 
+@numpy_out
 def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
     """Array API cumulative product; see :func:`cumulative_sum` (the initial value is 1)."""
     return _cumulative("multiply", x, axis, dtype, out, include_initial)
@@ -500,6 +516,7 @@ def ufunc_accumulate(uf, array, axis=0, dtype=None, out=None):
 
 
 # -- compositions -----------------------------------------------------------------------------
+@numpy_out
 def ptp(a, axis=None, out=None, keepdims=False):
     """Range (maximum - minimum) along the axes.
 
@@ -510,6 +527,7 @@ def ptp(a, axis=None, out=None, keepdims=False):
     return call(np.subtract, (high, low), out=out)
 
 
+@numpy_out
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """Sum along a diagonal (``sum(diagonal(a, offset, axis1, axis2), -1)``)."""
     return sum(diagonal(a, offset, axis1, axis2), -1, dtype, out)
@@ -579,6 +597,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     return (avg, scale) if returned else avg
 
 
+@numpy_out
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """Median along the axes: the mean of the middle one or two sorted elements.
 
@@ -627,26 +646,31 @@ def _nan_fill(a, value):
     return _apply(SELECT, (mask, nodes.scalar(value, node.dtype), node), ()), mask
 
 
+@numpy_out
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """:func:`sum` treating NaN as zero."""
     return sum(_nan_fill(a, 0)[0], axis, dtype, out, keepdims, initial, where)
 
 
+@numpy_out
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """:func:`prod` treating NaN as one."""
     return prod(_nan_fill(a, 1)[0], axis, dtype, out, keepdims, initial, where)
 
 
+@numpy_out
 def nancumsum(a, axis=None, dtype=None, out=None):
     """:func:`cumsum` treating NaN as zero."""
     return cumsum(_nan_fill(a, 0)[0], axis, dtype, out)
 
 
+@numpy_out
 def nancumprod(a, axis=None, dtype=None, out=None):
     """:func:`cumprod` treating NaN as one."""
     return cumprod(_nan_fill(a, 1)[0], axis, dtype, out)
 
 
+@numpy_out
 def nanmax(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """:func:`max` ignoring NaN (``fmax.reduce``); an all-NaN slice gives NaN.
 
@@ -657,6 +681,7 @@ def nanmax(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True)
     return _emit(_reduce(name, node, axis, None, out, keepdims, initial, where, True), out)
 
 
+@numpy_out
 def nanmin(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """:func:`min` ignoring NaN (``fmin.reduce``); see :func:`nanmax`."""
     node = to_node(a)
@@ -676,6 +701,7 @@ def _nanarg(op, fill, a, axis, out, keepdims):
     return _arg_out(result, kept, out, keepdims)
 
 
+@numpy_out
 def nanargmax(a, axis=None, out=None, *, keepdims=False):
     """:func:`argmax` ignoring NaN.
 
@@ -685,6 +711,7 @@ def nanargmax(a, axis=None, out=None, *, keepdims=False):
     return _nanarg(ARGMAX, -np.inf, a, axis, out, keepdims)
 
 
+@numpy_out
 def nanargmin(a, axis=None, out=None, *, keepdims=False):
     """:func:`argmin` ignoring NaN; see :func:`nanargmax` for all-NaN slices."""
     return _nanarg(ARGMIN, np.inf, a, axis, out, keepdims)
@@ -697,6 +724,7 @@ def _nan_checks(dtype, out):
         raise TypeError("If a is inexact, then out must be inexact")
 
 
+@numpy_out
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """:func:`mean` ignoring NaN; an all-NaN slice gives NaN."""
     filled, mask = _nan_fill(a, 0)
@@ -727,6 +755,7 @@ def _nanvar(a, axis, dtype, out, ddof, keepdims, where, mean_value):
     return _apply(SELECT, (bad, nodes.scalar(np.nan, result.dtype), result), ())
 
 
+@numpy_out
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
            mean=_NoValue, correction=_NoValue):
     """:func:`var` ignoring NaN; slices with ``N - ddof <= 0`` non-NaN values give NaN."""
@@ -736,6 +765,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     return _emit(_nanvar(a, axis, dtype, out, ddof, keepdims, where, mean), out)
 
 
+@numpy_out
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
            mean=_NoValue, correction=_NoValue):
     """:func:`std` ignoring NaN; see :func:`nanvar`."""

@@ -56,6 +56,23 @@ def test_unique_of_a_masked_selection_with_nans(x, t):
         assert_same(got, want)
 
 
+@pytest.mark.parametrize("flags", [{}, {"return_counts": True}, {"return_inverse": True},
+                                   {"return_index": True}])
+def test_unique_keeps_numpys_signed_zero_and_nan(flags):
+    """Of equal values (0.0 and -0.0, NaNs of either sign) unique returns the one NumPy's
+    own sort puts first: its quicksort's (not the first occurrence) unless return_index."""
+    rng = np.random.default_rng(7)
+    for _ in range(30):
+        x = rng.choice(np.array([-0.5, 0.0, -0.0, 1.0, np.nan, -np.nan]), int(rng.integers(2, 40)))
+        got = lnp.unique(lnp.asarray(x), **flags)
+        expected = np.unique(x, **flags)
+        got = got if isinstance(got, tuple) else (got,)
+        expected = expected if isinstance(expected, tuple) else (expected,)
+        for g, e in zip(got, expected):
+            assert_same(g, e)
+            assert np.array_equal(np.asarray(g).view(np.int64), e.view(np.int64)), x
+
+
 @given(S.arrays(S.st.just(np.dtype(np.float64)), S.shapes(min_dims=1, max_dims=3, min_side=0, max_side=5),
                 small=True), st.floats(-1e3, 1e3))
 def test_nonzero_then_gather_then_reduce(x, t):

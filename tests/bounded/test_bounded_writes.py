@@ -121,6 +121,21 @@ def test_inplace_operator_with_a_bounded_operand_of_the_wrong_size_raises_at_the
     assert_same(x, np.zeros(3))   # the failed write did not happen
 
 
+@pytest.mark.parametrize("shape", [(4, 0, 1), ()])
+def test_inplace_operator_on_an_empty_selection_checks_the_bounded_operand(shape):
+    # x[m] *= v with nothing selected: NumPy's multiply still raises its broadcast error
+    # (v has 2 elements); the check must reach x although nothing is written.
+    x = lnp.asarray(np.full(shape, -3))
+    v = lnp.nonzero(lnp.asarray(np.array([6, 1])))[0]
+    x[x > -3] *= v
+    with pytest.raises(ValueError, match="broadcast"):
+        x.sync()
+    assert_same(x, np.full(shape, -3))
+    with pytest.raises(ValueError):
+        y = np.full(shape, -3)
+        y[y > -3] *= np.array([0, 1])
+
+
 def test_augmented_ops_on_a_selection_keep_its_dtype_and_feed_its_reductions():
     def program(m, a):
         s = a[a > 0]

@@ -27,18 +27,20 @@ from ...array.arraytype import ndarray, wrap
 from ...array.conversion import broadcast_node, cast, is_weak, to_array, to_node, weak_scalar
 from ...expr import node as nodes
 from ...expr.elementwise import SELECT, UFUNC_OPS, loop_signature
+from ...expr.graph import toposort
 from ...expr.indexing import (CHECK_INDEX, PUT_ALONG_AXIS, SCATTER, SCATTER_ADD, TAKE,
-    TAKE_ALONG_AXIS, normalize_indices)
+                              TAKE_ALONG_AXIS, normalize_indices)
 from ...expr.movement import IOTA, VIEW
 from ...expr.shapes import broadcast_shapes, c_strides, normalize_axis, size_of
+from ..fallbacks import fallback, numpy_out
+from ..manipulation import ravel
 from .basic import (_is_basic, base_and_layout, basic_layout, broadcast_value, convert_value,
-    key_items, view_node)
+                    key_items, view_node)
+
 
 __all__ = ["take", "take_along_axis", "put", "put_along_axis", "place", "nonzero",
            "flatnonzero", "argwhere", "compress", "extract", "diag_indices",
            "diag_indices_from"]
-from ..fallbacks import fallback
-from ..manipulation import ravel
 
 INT64 = dtypes.INT64
 _MODES = ("raise", "wrap", "clip")
@@ -224,29 +226,60 @@ def _index_shape(shapes) -> tuple:
                          f"with shapes {shown}") from None
 
 
-def _plan(a, parsed):
-    """(base node, region layout, indices, broadcast index shape, position of index dims).
+_READ = object()        # _plan's value for a read (a[key]): no value to convert
+
+
+def _plan(a, parsed, value=_READ):
+    """(base node, region layout, indices, broadcast index shape, position of index dims,
+    value node).
 
     The region is a layout over ``base`` whose dims ``[p, p + len(indices))`` are the indexed
     ones (moved to the front when the advanced items are not adjacent, as NumPy does).
+    A setitem's ``value`` comes back converted to a's dtype and broadcast to the result
+    (None for a read), in NumPy's order: after the key's integers, converted before the
+    index arrays broadcast, broadcast before their bounds are checked.
     """
     basic, entries, adjacent = parsed
     pairs = [pair for entry in entries for pair in _indices(entry, a.shape)]
     base, layout = base_and_layout(a)
     region = basic_layout(layout, basic)
+    node = None if value is _READ else convert_value(value, a.dtype)
     vdims = [vd for vd, _ in pairs]
     bshape = _index_shape([(idx[0] if isinstance(idx, tuple) else idx).shape for _, idx in pairs])
     # NumPy checks 0-d indices like integers, the others only when something is selected.
     check = size_of(bshape) > 0
-    idxs = [idx if not isinstance(idx, tuple) else _checked(*idx) if check or not idx[0].shape
-            else np.zeros(idx[0].shape, np.int64) for _, idx in pairs]
     if adjacent:
         p = vdims[0]
     else:
         rest = [d for d in range(len(region[0])) if d not in vdims]
         region = layouts.transpose(region, vdims + rest)
         p = 0
-    return base, region, idxs, bshape, p
+    if node is not None:
+        shape = region[0]
+        node = _fancy_value(node, shape[:p] + bshape + shape[p + len(pairs):])
+    idxs = [idx if not isinstance(idx, tuple) else _checked(*idx) if check or not idx[0].shape
+            else np.zeros(idx[0].shape, np.int64) for _, idx in pairs]
+    return base, region, idxs, bshape, p, node
+
+
+def _shape_text(shape) -> str:
+    return "(" + ",".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _fancy_value(node, result):
+    """A setitem value broadcast to the indexing ``result`` as NumPy's fancy assignment does:
+    extra leading dims are reshaped away when the sizes agree (so an empty value of any
+    leading dims fits an empty result), then the value broadcasts."""
+    result = tuple(result)
+    extra = len(node.shape) - len(result)
+    tail = node.shape[extra:] if extra > 0 else node.shape
+    if size_of(tail) == size_of(node.shape):
+        try:
+            return broadcast_node(view_node(node, (tail, c_strides(tail), 0)), result)
+        except ValueError:
+            pass
+    raise ValueError(f"shape mismatch: value array of shape {_shape_text(node.shape)} could "
+                     f"not be broadcast to indexing result of shape {_shape_text(result)}")
 
 
 def _flat_targets(region, idxs, bshape, p):
@@ -276,7 +309,7 @@ def _flat_targets(region, idxs, bshape, p):
 # -- a[key] and a[key] = value --------------------------------------------------------------
 def advanced_getitem(a, items, positions):
     """``a[items]`` for a key with integer or boolean arrays (a gather; always a copy)."""
-    base, region, idxs, bshape, p = _plan(a, _parse(a, items, positions))
+    base, region, idxs, bshape, p, _ = _plan(a, _parse(a, items, positions))
     shape = region[0]
     k = len(idxs)
     if k == 1:
@@ -303,9 +336,9 @@ def _lazy_mask_setitem(a, parsed, value) -> bool:
         return False
     p, mask, _ = entries[0]
     k = max(mask.ndim, 1)             # a 0-d mask is the new axis ``basic`` has at p
-    node = convert_value(value, a.dtype)
     base, layout = base_and_layout(a)
-    region = basic_layout(layout, basic)
+    region = basic_layout(layout, basic)      # the key's integers before the value (NumPy)
+    node = convert_value(value, a.dtype)
     shape = region[0]
     if mask.ndim and tuple(mask.shape) != tuple(shape[p:p + k]):
         return False                  # an empty mask dim against a longer axis: selects nothing
@@ -331,12 +364,17 @@ def advanced_setitem(a, items, positions, value):
     parsed = _parse(a, items, positions)
     if _lazy_mask_setitem(a, parsed, value):
         return
-    base, region, idxs, bshape, p = _plan(a, parsed)
+    base, region, idxs, bshape, p, values = _plan(a, parsed, value)
     targets, result = _flat_targets(region, idxs, bshape, p)
-    values = broadcast_value(convert_value(value, a.dtype), result)
-    if size_of(result) == 0 and not isinstance(targets, nodes.Node):
+    if size_of(result) == 0 and not isinstance(targets, nodes.Node) and not _checks(values):
         return      # nothing to write and nothing left to check
     a._replace_storage(nodes.apply(SCATTER, (base, _inode(targets), values), ()))
+
+
+def _checks(node) -> bool:
+    """Whether pending ``node`` holds run-time checks (``x[m] *= v`` with an empty ``m`` still
+    raises NumPy's broadcast error, which the multiply left to the sync)."""
+    return any(n.op.may_fail for n in toposort([node]))
 
 
 def _storage_targets(layout, linear):
@@ -354,6 +392,7 @@ def _storage_targets(layout, linear):
 
 
 # -- take / put family -----------------------------------------------------------------------
+@numpy_out
 def take(a, indices, axis=None, out=None, mode="raise"):
     """Take elements from an array along an axis (NumPy's ``take``).
 
@@ -629,6 +668,7 @@ def argwhere(a):
     return wrap(_host(np.argwhere(to_array(a)._value("nonzero")).astype(np.int64, copy=False)))
 
 
+@numpy_out
 @extensible('compress')
 def compress(condition, a, axis=None, out=None):
     """Select slices of ``a`` along ``axis`` where ``condition`` is true (NumPy's
@@ -680,7 +720,7 @@ def diag_indices_from(arr):
 def _targets(a, items, positions):
     """Storage-level flat indices and result shape of ``a[items]`` (basic or advanced)."""
     if not _is_basic(items):
-        base, region, idxs, bshape, p = _plan(a, _parse(a, items, positions))
+        base, region, idxs, bshape, p, _ = _plan(a, _parse(a, items, positions))
         return _flat_targets(region, idxs, bshape, p)
     _, layout = base_and_layout(a)
     return _flat_targets(basic_layout(layout, items), [], (), 0)

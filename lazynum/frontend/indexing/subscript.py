@@ -1,0 +1,69 @@
+"""``a[key]`` and ``a[key] = value`` for lazynum arrays: the entry points ``ndarray``'s
+``__getitem__``/``__setitem__`` are (``frontend.methods`` installs them).
+
+Basic keys (integers, slices, ellipsis, newaxis) are views of the storage (``basic``);
+boolean masks give bounded selections (through ``array.extension``: no sync); integer
+and boolean index arrays are gathers and scatters (``advanced``).
+"""
+from __future__ import annotations
+
+from ...array import extension
+from ...array.arraytype import ndarray, view_node, wrap_scalar
+from ...expr import dtypes
+from .advanced import advanced_getitem, advanced_setitem
+from .basic import (_basic_value, _is_basic, _is_scalar_key, _plain_items, base_and_layout,
+                    basic_layout, broadcast_value, key_items)
+
+
+def _without_bounded(key):
+    """A key whose bounded index arrays are made true-size (they index like any array)."""
+    if extension.is_extension(key) or (type(key) is tuple and extension.any_extension(key)):
+        return extension.hook("materialized")(key)
+    return key
+
+
+def getitem(self, key):
+    """``a[key]``: a view for basic indices, a gather for integer/boolean arrays."""
+    ndim = self.ndim
+    items = _plain_items(key, ndim)
+    if items is not None:
+        if all(type(k) is int for k in items):      # NumPy returns a scalar: a copy
+            base, layout = base_and_layout(self)
+            return wrap_scalar(view_node(base, basic_layout(layout, items)))
+        return self._window(basic_layout(self._layout(), items))
+    if type(key) is ndarray and key.dtype == dtypes.BOOL and key.ndim:
+        return extension.hook("mask_select")(self, key)     # x[mask]: bounded, no sync
+    if type(key) is not int:            # bounded indices, lazy slice bounds
+        bounded = (extension.hook("gather")(self, key) if not isinstance(key, slice) else
+                   extension.hook("lazy_slice")(self, key))
+        if bounded is not None:
+            return bounded
+    key = _without_bounded(key)
+    items, positions = key_items(key, ndim)
+    if _is_basic(items):
+        if _is_scalar_key(key, items, self.ndim):
+            base, layout = base_and_layout(self)
+            return wrap_scalar(view_node(base, basic_layout(layout, items)))
+        return self._window(basic_layout(self._layout(), items))
+    return advanced_getitem(self, items, positions)
+
+
+def setitem(self, key, value):
+    """``a[key] = value``: writes through to every view of the same storage."""
+    self._check_writeable()       # NumPy's first check: before the key and the value
+    if extension.is_extension(value):
+        if type(key) is ndarray and key.dtype == dtypes.BOOL and key.ndim:
+            return extension.hook("mask_assign")(self, key, value)
+        value = value.__lazynum_array__()
+    key = _without_bounded(key)
+    items, positions = key_items(key, self.ndim)
+    if _is_basic(items):
+        region = basic_layout(self._layout(), items)
+        converted = _basic_value(value, self.dtype)
+        # NumPy refuses a sequence into one element (bool arrays excepted: NumPy takes the
+        # sequence's truth value there).
+        if converted.shape and self.dtype.kind != "b" and _is_scalar_key(key, items, self.ndim):
+            raise ValueError("setting an array element with a sequence.")
+        self._write(region, broadcast_value(converted, region[0]))
+        return
+    advanced_setitem(self, items, positions, value)
