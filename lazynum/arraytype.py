@@ -74,6 +74,22 @@ def wrap_ordered(node, perm) -> "ndarray":
     return array
 
 
+def layout_of(value):
+    """The layout NumPy's layout rules see for an operand: a lazynum array's own over its
+    storage (all-zero strides when that storage is empty: NumPy gives a new empty array
+    zero strides, and its views keep them), a NumPy array's strides in elements; None for
+    anything else (a new C-order array)."""
+    if isinstance(value, ndarray):
+        view = value._view
+        layout = layouts.identity(value._node.shape) if view is None else view.layout
+        if 0 in (value._node if view is None else view.storage.node).shape:
+            return (layout[0], (0,) * len(layout[0]), layout[2])
+        return layout
+    if isinstance(value, np.ndarray):
+        return (value.shape, tuple(s // max(value.itemsize, 1) for s in value.strides), 0)
+    return None
+
+
 def wrap_result(node) -> "ndarray":
     """``wrap`` for an operation's result: NumPy returns 0-d results of ufuncs and
     reductions as scalars, whose augmented assignment rebinds (``t = s; s += 1`` leaves
