@@ -75,6 +75,22 @@ def wrap_ordered(node, perm) -> "ndarray":
     return array
 
 
+def layout_of(value):
+    """The layout NumPy's layout rules see for an operand: a lazynum array's own over its
+    storage (all-zero strides when that storage is empty: NumPy gives a new empty array
+    zero strides, and its views keep them), a NumPy array's strides in elements; None for
+    anything else (a new C-order array)."""
+    if isinstance(value, ndarray):
+        view = value._view
+        layout = layouts.identity(value._node.shape) if view is None else view.layout
+        if 0 in (value._node if view is None else view.storage.node).shape:
+            return (layout[0], (0,) * len(layout[0]), layout[2])
+        return layout
+    if isinstance(value, np.ndarray):
+        return (value.shape, tuple(s // max(value.itemsize, 1) for s in value.strides), 0)
+    return None
+
+
 def wrap_result(node) -> "ndarray":
     """``wrap`` for an operation's result: NumPy returns 0-d results of ufuncs and
     reductions as scalars, whose augmented assignment rebinds (``t = s; s += 1`` leaves
@@ -413,8 +429,9 @@ def wrap_scalar(node) -> "ndarray":
     return array
 
 
-def layout_of(array):
-    """A lazynum array's layout, or a NumPy array's strides in elements."""
+def operand_layout(array):
+    """An elementwise operand's layout: a lazynum array's own, or a NumPy array's strides
+    in elements."""
     if isinstance(array, ndarray):
         return array._layout()
     return (array.shape, tuple(s // max(array.itemsize, 1) for s in array.strides), 0)
@@ -427,5 +444,5 @@ def result_order(args, shape):
     if len(shape) < 2 or not any(type(a) is ndarray and a._view is not None or
                                  type(a) is np.ndarray and not a.flags.c_contiguous for a in args):
         return None
-    return layouts.memory_order([layout_of(a) for a in args
+    return layouts.memory_order([operand_layout(a) for a in args
                                  if isinstance(a, (ndarray, np.ndarray))], shape)

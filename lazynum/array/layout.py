@@ -6,12 +6,23 @@ reshape can be a view, which views are contiguous) so lazynum's aliasing matches
 """
 from __future__ import annotations
 
+import functools
+
 from ..expr.shapes import c_strides, size_of
 
 
 def identity(shape) -> tuple:
     shape = tuple(shape)
     return (shape, c_strides(shape), 0)
+
+
+def dense(shape, order) -> tuple:
+    """The layout of a new array of ``shape`` whose memory follows axis ``order`` (slowest
+    first; None for C order)."""
+    if order is None:
+        return identity(shape)
+    inverse = sorted(range(len(order)), key=order.__getitem__)
+    return transpose(identity(tuple(shape[axis] for axis in order)), inverse)
 
 
 def is_c_contiguous(layout) -> bool:
@@ -123,6 +134,81 @@ def _stride_verdict(operand_strides, axis0, axis1):
         s0, s1 = strides[axis0], strides[axis1]
         if s0 and s1:
             if abs(s1) <= abs(s0):
+                verdict = False
+            elif verdict is None:
+                verdict = True
+    return verdict
+
+
+def reduction_order(layouts_of_operands, shape, axes, keepdims=False):
+    """The memory order of a reduction's result over ``axes`` of ``shape`` (without
+    keepdims the reduced axes are dropped from the order and the kept ones renumbered).
+    NumPy's reduction iterator allocates its result in its axis order ('K' over the
+    operands: the input and a ``where`` mask)."""
+    if len(shape) - len(axes) < 2:
+        return None
+    return _reduction_order(tuple(layouts_of_operands), tuple(shape), tuple(axes), keepdims)
+
+
+# The order memos return axis numbers only (never sizes, which may be symbolic), so a key
+# equal by value gives the same answer.
+@functools.lru_cache(maxsize=4096)
+def _reduction_order(layouts_of_operands, shape, axes, keepdims):
+    perm = memory_order(layouts_of_operands, shape)
+    if perm is None or keepdims:      # kept reduced axes have length 1: anywhere will do
+        return perm
+    kept = [axis for axis in perm if axis not in axes]
+    number = {axis: i for i, axis in enumerate(sorted(kept))}
+    order = tuple(number[axis] for axis in kept)
+    return None if order == tuple(range(len(order))) else order
+
+
+@functools.lru_cache(maxsize=4096)
+def gather_order(subspace, position: int, index_ndim: int):
+    """The memory order of an advanced-indexing result (NumPy's ``mapiter``): the broadcast
+    index dims, found at result dims ``[position, position + index_ndim)``, vary slowest (in
+    C order), then the dims not indexed (``subspace``, their layout in the source) in the
+    source's 'K' order (a stable sort by decreasing absolute stride)."""
+    ndim = len(subspace[0])
+    inner = new_array_order(subspace, "K") or range(ndim)
+    order = tuple(range(position, position + index_ndim)) + tuple(
+        axis if axis < position else axis + index_ndim for axis in inner)
+    return None if order == tuple(range(len(order))) else order
+
+
+def join_order(layouts_of_inputs):
+    """The memory order of ``concatenate``'s result (NumPy's
+    ``PyArray_CreateMultiSortedStridePerm``): an insertion sort from C order by decreasing
+    absolute stride, where an axis moves before another only when no input with both
+    lengths not 1 says its stride there is smaller or equal (a stride 0 along a length
+    above 1 counts, unlike the elementwise iterator's rule)."""
+    return _join_order(tuple(layouts_of_inputs))
+
+
+@functools.lru_cache(maxsize=4096)
+def _join_order(layouts_of_inputs):
+    ndim = len(layouts_of_inputs[0][0])
+    order = list(range(ndim))
+    for i0 in range(1, ndim):
+        axis0, position = order[i0], i0
+        for i1 in range(i0 - 1, -1, -1):
+            larger = _join_verdict(layouts_of_inputs, axis0, order[i1])
+            if larger is None:
+                continue
+            if not larger:
+                break
+            position = i1
+        order.insert(position, order.pop(i0))
+    return None if order == list(range(ndim)) else tuple(order)
+
+
+def _join_verdict(layouts_of_inputs, axis0, axis1):
+    """True when every input with lengths not 1 on both axes has a larger absolute stride
+    along ``axis0``; False when one does not; None when none has both."""
+    verdict = None
+    for shape, strides, _ in layouts_of_inputs:
+        if shape[axis0] != 1 and shape[axis1] != 1:
+            if abs(strides[axis0]) <= abs(strides[axis1]):
                 verdict = False
             elif verdict is None:
                 verdict = True

@@ -19,21 +19,22 @@ import numpy as np
 
 from ..array.extension import extensible
 from ..expr import dtypes
+from ..array import layout as layouts
 from ..expr.symbolic import as_index
-from ..array.arraytype import ndarray, wrap
+from ..array.arraytype import layout_of, ndarray, wrap, wrap_ordered
 from ..array.conversion import broadcast_node, cast, reshape_node, to_array, to_node
 from ..expr import node as nodes
 from ..expr.indexing import TAKE
 from ..expr.movement import CONCATENATE, VIEW
 from ..expr.shapes import c_strides, normalize_axis
+from .fallbacks import numpy_out
 from .manipulation import broadcast_to, flip, transpose
+from .ufuncs import call
 
 __all__ = ["concatenate", "concat", "stack", "hstack", "vstack", "dstack", "column_stack",
            "split", "array_split", "hsplit", "vsplit", "dsplit", "unstack", "tile", "repeat",
            "roll", "broadcast_arrays", "broadcast_shapes", "diff", "append", "resize",
            "rot90"]
-from .ufuncs import call
-from .fallbacks import numpy_out
 
 _NoValue = getattr(np, "_NoValue", object())   # NumPy's "argument not given" marker
 
@@ -64,6 +65,25 @@ def _atleast(node, ndim):
     if ndim == 3 and len(node.shape) == 1:
         return reshape_node(node, (1, node.shape[0], 1))
     return reshape_node(node, (1,) * (ndim - len(node.shape)) + node.shape)
+
+
+def _memory(items, parts):
+    """Each input's layout as NumPy's ``concatenate`` sees it, on the shape of its part
+    (``items[i]`` after ``atleast_*d``/``expand_dims``: views that only insert length-1
+    axes keep the other strides).  Other values (lists) are new C-ordered arrays."""
+    return [_on_shape(layout_of(item), part.shape) for item, part in zip(items, parts)]
+
+
+def _on_shape(layout, shape):
+    """``layout`` with length-1 axes inserted or dropped to give ``shape`` (C order when
+    that changes more than length-1 axes: a flattened input, 1-d anyway)."""
+    if layout is None:
+        return layouts.identity(shape)
+    kept = [s for d, s in zip(layout[0], layout[1]) if d != 1]
+    if [d for d in layout[0] if d != 1] != [d for d in shape if d != 1]:
+        return layouts.identity(shape)
+    strides = iter(kept)
+    return (shape, tuple(next(strides) if d != 1 else 0 for d in shape), 0)
 
 
 _STACK_MESSAGE = 'arrays to stack must be passed as a "sequence" type such as list or tuple.'
@@ -107,8 +127,9 @@ def _check_join(parts, axis):
     return axis
 
 
-def _join(parts, axis, out=None, dtype=None, casting="same_kind"):
-    """Concatenate nodes ``parts`` along ``axis`` with NumPy's promotion, casting and ``out``."""
+def _join(parts, axis, out=None, dtype=None, casting="same_kind", memory=None):
+    """Concatenate nodes ``parts`` along ``axis`` with NumPy's promotion, casting and ``out``;
+    the result's memory follows the parts' layouts ``memory`` (C order when None)."""
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, "
                         "but both were provided.")
@@ -130,7 +151,8 @@ def _join(parts, axis, out=None, dtype=None, casting="same_kind"):
     kept = [cast(p, target) for p in parts if p.shape[axis]] or [cast(parts[0], target)]
     result = kept[0] if len(kept) == 1 else nodes.apply(CONCATENATE, tuple(kept), (axis,))
     if out is None:
-        return wrap(result)
+        order = layouts.join_order(memory) if memory and len(shape) > 1 else None
+        return wrap_ordered(result, order)
     if out.shape != tuple(shape):
         raise ValueError(f"Output array is the wrong shape: {out.shape}, expected {tuple(shape)}")
     out._write(out._layout(), result)
@@ -173,7 +195,7 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if axis is None:
         parts = [reshape_node(p, (p.size,)) for p in parts]
         axis = 0
-    return _join(parts, axis, out, dtype, casting)
+    return _join(parts, axis, out, dtype, casting, _memory(items, parts))
 
 
 concat = concatenate
@@ -198,17 +220,22 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     ndarray
         A new array with one more dimension than the inputs.
     """
-    parts = [to_node(a) for a in _sequence(arrays, _STACK_MESSAGE)]
+    items = _sequence(arrays, _STACK_MESSAGE)
+    parts = [to_node(a) for a in items]
     if not parts:
         raise ValueError("need at least one array to stack")
     if any(p.shape != parts[0].shape for p in parts):
         raise ValueError("all input arrays must have the same shape")
     axis = normalize_axis(axis, len(parts[0].shape) + 1)
-    return _join([_expand(p, axis) for p in parts], axis, out, dtype, casting)
+    parts = [_expand(p, axis) for p in parts]
+    return _join(parts, axis, out, dtype, casting, _memory(items, parts))
 
 
 def _stack_parts(tup, ndim):
-    return [_atleast(to_node(a), ndim) for a in _sequence(tup, _STACK_MESSAGE)]
+    """(parts, their layouts): the inputs after ``atleast_{ndim}d``."""
+    items = _sequence(tup, _STACK_MESSAGE)
+    parts = [_atleast(to_node(a), ndim) for a in items]
+    return parts, _memory(items, parts)
 
 
 def hstack(tup, *, dtype=None, casting="same_kind"):
@@ -221,9 +248,9 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
     dtype, casting
         As in `concatenate`.
     """
-    parts = _stack_parts(tup, 1)
+    parts, memory = _stack_parts(tup, 1)
     axis = 0 if parts and len(parts[0].shape) == 1 else 1
-    return _join(parts, axis, dtype=dtype, casting=casting)
+    return _join(parts, axis, dtype=dtype, casting=casting, memory=memory)
 
 
 def vstack(tup, *, dtype=None, casting="same_kind"):
@@ -236,7 +263,8 @@ def vstack(tup, *, dtype=None, casting="same_kind"):
     dtype, casting
         As in `concatenate`.
     """
-    return _join(_stack_parts(tup, 2), 0, dtype=dtype, casting=casting)
+    parts, memory = _stack_parts(tup, 2)
+    return _join(parts, 0, dtype=dtype, casting=casting, memory=memory)
 
 
 def dstack(tup):
@@ -247,7 +275,8 @@ def dstack(tup):
     tup : sequence of array_like
         Arrays with equal shapes except along the third axis.
     """
-    return _join(_stack_parts(tup, 3), 2)
+    parts, memory = _stack_parts(tup, 3)
+    return _join(parts, 2, memory=memory)
 
 
 def column_stack(tup):
@@ -259,12 +288,13 @@ def column_stack(tup):
         1-d or 2-d arrays with the same first dimension (0-d ones become (1, 1)).
     """
     parts = []
-    for a in _sequence(tup, _STACK_MESSAGE):
+    items = _sequence(tup, _STACK_MESSAGE)
+    for a in items:
         node = to_node(a)
         if len(node.shape) < 2:
             node = reshape_node(node, (node.size, 1))
         parts.append(node)
-    return _join(parts, 1)
+    return _join(parts, 1, memory=_memory(items, parts))
 
 
 def append(arr, values, axis=None):
@@ -283,7 +313,7 @@ def append(arr, values, axis=None):
     if axis is None:
         a, v = reshape_node(a, (a.size,)), reshape_node(v, (v.size,))
         axis = 0
-    return _join([a, v], axis)
+    return _join([a, v], axis, memory=_memory((arr, values), (a, v)))
 
 
 # -- splitting: views -------------------------------------------------------------------------
@@ -654,18 +684,22 @@ def diff(a, n=1, axis=-1, prepend=_NoValue, append=_NoValue):
     if not node.shape:
         raise ValueError("diff requires input that is at least one dimensional")
     axis = normalize_axis(axis, len(node.shape))
-    parts = [node]
+    parts, memory = [node], [_on_shape(layout_of(a), node.shape)]
     for extra, at in ((prepend, 0), (append, 1)):
         if extra is not _NoValue:
             value = to_node(extra)
-            if not value.shape:
+            layout = _on_shape(layout_of(extra), value.shape)
+            if not value.shape:     # NumPy broadcasts it: stride 0 everywhere
                 shape = node.shape[:axis] + (1,) + node.shape[axis + 1:]
-                value = broadcast_node(value, shape)
+                value, layout = broadcast_node(value, shape), (shape, (0,) * len(shape), 0)
             parts.insert(len(parts) * at, value)
-    result = _join(parts, axis) if len(parts) > 1 else wrap(node)
+            memory.insert(len(memory) * at, layout)
+    result = _join(parts, axis, memory=memory) if len(parts) > 1 else to_array(a)
     op = np.not_equal if result.dtype == dtypes.BOOL else np.subtract
     for _ in range(n):
-        value, size = result._n(), result.shape[axis]
-        result = call(op, (wrap(_slice(value, axis, min(1, size), size)),
-                           wrap(_slice(value, axis, 0, max(size - 1, 0)))))
+        # Slices of the array itself (views), so the result follows its memory order.
+        size = result.shape[axis]
+        before = (slice(None),) * axis
+        result = call(op, (result[before + (slice(min(1, size), size),)],
+                           result[before + (slice(0, max(size - 1, 0)),)]))
     return result

@@ -21,7 +21,8 @@ import numpy as np
 
 from ..array.extension import extensible
 from ..expr import dtypes
-from ..array.arraytype import ndarray, wrap, wrap_result
+from ..array import layout as layouts
+from ..array.arraytype import layout_of, ndarray, wrap, wrap_ordered, wrap_result
 from ..array.conversion import broadcast_node, cast, is_weak, reshape_node, to_node, weak_scalar
 from ..expr import node as nodes
 from ..expr.combines import numpy_identity
@@ -106,13 +107,37 @@ def _check_out(out):
         raise TypeError("return arrays must be of lazynum.ndarray type")
 
 
-def _emit(node, out):
-    """Wrap ``node``, or store it into ``out`` (exact shape; unsafe cast, like NumPy's)."""
+def _emit(node, out, order=None):
+    """Wrap ``node`` (in memory ``order``), or store it into ``out`` (exact shape; unsafe
+    cast, like NumPy's)."""
     if out is None:
-        return wrap_result(node)
+        return wrap_result(node) if order is None else wrap_ordered(node, order)
     _check_shape(out, node)
     out._write(out._layout(), cast(node, out.dtype))
     return out
+
+
+def _order(a, axis, keepdims, where=True, legacy=True):
+    """The memory order of a reduction's result over ``axis`` of ``a`` (None: C order):
+    NumPy's follows the input's (and the ``where`` mask's) strides."""
+    if type(a) is ndarray and a._view is None and where is True:
+        return None                     # an owner is C-ordered: so is its reduction
+    memory = layout_of(a)
+    if memory is None or len(memory[0]) < 2:
+        return None
+    operands = [memory]
+    if where is not True and layout_of(where) is not None:
+        operands.append(layout_of(where))
+    shape = memory[0]
+    return layouts.reduction_order(operands, shape, _axes(axis, len(shape), legacy),
+                                   keepdims is not _NoValue and bool(keepdims))
+
+
+def _scan_order(a, axis):
+    """The memory order of ``cumsum``'s result along ``axis`` (None: C order): NumPy's
+    accumulate allocates it like a copy of ``a`` in order 'K'."""
+    memory = None if axis is None else layout_of(a)
+    return memory and layouts.new_array_order(memory, "K")
 
 
 def _check_shape(out, node):
@@ -222,7 +247,8 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, wh
     -------
     lazynum.ndarray
     """
-    return _emit(_reduce("add", a, axis, dtype, out, keepdims, initial, where, True), out)
+    return _emit(_reduce("add", a, axis, dtype, out, keepdims, initial, where, True), out,
+                 _order(a, axis, keepdims, where))
 
 
 @numpy_out
@@ -232,7 +258,8 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, w
 
     Parameters and dtype rules are those of :func:`sum` (the identity is 1).
     """
-    return _emit(_reduce("multiply", a, axis, dtype, out, keepdims, initial, where, True), out)
+    return _emit(_reduce("multiply", a, axis, dtype, out, keepdims, initial, where, True), out,
+                 _order(a, axis, keepdims, where))
 
 
 @numpy_out
@@ -243,14 +270,16 @@ def max(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
     ``initial`` is a lower bound of the result: it is required to reduce an empty axis
     and with ``where`` (ValueError otherwise, as in NumPy).
     """
-    return _emit(_reduce("maximum", a, axis, None, out, keepdims, initial, where, True), out)
+    return _emit(_reduce("maximum", a, axis, None, out, keepdims, initial, where, True), out,
+                 _order(a, axis, keepdims, where))
 
 
 @numpy_out
 @extensible('min')
 def min(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """Minimum over the given axes (NaN propagates); see :func:`max`."""
-    return _emit(_reduce("minimum", a, axis, None, out, keepdims, initial, where, True), out)
+    return _emit(_reduce("minimum", a, axis, None, out, keepdims, initial, where, True), out,
+                 _order(a, axis, keepdims, where))
 
 
 amax, amin = max, min
@@ -263,7 +292,8 @@ def any(a, axis=None, out=None, keepdims=False, *, where=True):
 
     Parameters as :func:`sum` (without dtype/initial).
     """
-    return _emit(_reduce("logical_or", a, axis, None, out, keepdims, _NoValue, where, True), out)
+    return _emit(_reduce("logical_or", a, axis, None, out, keepdims, _NoValue, where, True), out,
+                 _order(a, axis, keepdims, where))
 
 
 @numpy_out
@@ -273,7 +303,8 @@ def all(a, axis=None, out=None, keepdims=False, *, where=True):
 
     See :func:`any` for the parameters.
     """
-    return _emit(_reduce("logical_and", a, axis, None, out, keepdims, _NoValue, where, True), out)
+    return _emit(_reduce("logical_and", a, axis, None, out, keepdims, _NoValue, where, True), out,
+                 _order(a, axis, keepdims, where))
 
 
 def ufunc_reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=None,
@@ -289,7 +320,8 @@ def ufunc_reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initia
         raise NotImplementedError(f"lazynum has no lazy {name}.reduce")
     initial = _NoValue if initial is None else initial
     out = out[0] if isinstance(out, tuple) and len(out) == 1 else out
-    return _emit(_reduce(name, array, axis, dtype, out, keepdims, initial, where, True), out)
+    return _emit(_reduce(name, array, axis, dtype, out, keepdims, initial, where, True), out,
+                 _order(array, axis, keepdims, where))
 
 
 # -- mean, var, std ---------------------------------------------------------------------------
@@ -314,7 +346,8 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
     dtype = _float_default(node.dtype, dtype)
     total = _reduce("add", node, axis, dtype, out, keepdims, _NoValue, where)
-    return _emit(_divide_as(total, _count(node.shape, axis, keepdims, where)), out)
+    return _emit(_divide_as(total, _count(node.shape, axis, keepdims, where)), out,
+                 _order(a, axis, keepdims, where, legacy=False))
 
 
 def _ddof(ddof, correction):
@@ -358,7 +391,17 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     inf/NaN with NumPy's RuntimeWarning.
     """
     ddof = _ddof(ddof, correction)
-    return _emit(_var(a, axis, dtype, out, ddof, keepdims, where, mean), out)
+    return _emit(_var(a, axis, dtype, out, ddof, keepdims, where, mean), out,
+                 _deviation_order(a, axis, keepdims, where))
+
+
+def _deviation_order(a, axis, keepdims, where=True):
+    """``var``'s result order: NumPy reduces ``a - mean``, a new array following ``a``'s
+    order (an empty one has zero strides, so its reduction is C-ordered)."""
+    memory = layout_of(a)
+    if memory is None or size_of(memory[0]) == 0:
+        return None
+    return _order(a, axis, keepdims, where, legacy=False)
 
 
 def _sqrt_as(node, out):
@@ -377,7 +420,8 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
         mean=_NoValue, correction=_NoValue):
     """Standard deviation over the given axes: ``sqrt(var(...))``; see :func:`var`."""
     ddof = _ddof(ddof, correction)
-    return _emit(_sqrt_as(_var(a, axis, dtype, out, ddof, keepdims, where, mean), out), out)
+    return _emit(_sqrt_as(_var(a, axis, dtype, out, ddof, keepdims, where, mean), out), out,
+                 _deviation_order(a, axis, keepdims, where))
 
 
 # -- arg-reductions ---------------------------------------------------------------------------
@@ -456,14 +500,14 @@ def cumsum(a, axis=None, dtype=None, out=None):
 
     ``dtype`` follows :func:`sum`; ``out`` must have the result's shape.
     """
-    return _emit(_scan("add", a, axis, dtype, out)[0], out)
+    return _emit(_scan("add", a, axis, dtype, out)[0], out, _scan_order(a, axis))
 
 
 @numpy_out
 @extensible('cumprod')
 def cumprod(a, axis=None, dtype=None, out=None):
     """Cumulative product along ``axis``; see :func:`cumsum`."""
-    return _emit(_scan("multiply", a, axis, dtype, out)[0], out)
+    return _emit(_scan("multiply", a, axis, dtype, out)[0], out, _scan_order(a, axis))
 
 
 def _cumulative(name, x, axis, dtype, out, include_initial):
@@ -474,11 +518,15 @@ def _cumulative(name, x, axis, dtype, out, include_initial):
                              "is required.")
         axis = 0
     result, ax = _scan(name, node, axis, dtype, out, flatten=False)
+    order = _scan_order(x, axis)
     if include_initial:
         first = result.shape[:ax] + (1,) + result.shape[ax + 1:]
         identity = broadcast_node(nodes.scalar(numpy_identity(name, result.dtype), result.dtype), first)
+        # NumPy joins full_like(scan, shape=first) to the scan: both in the scan's order.
+        memory = [layouts.dense(first, order), layouts.dense(result.shape, order)]
+        order = layouts.join_order(memory) if len(first) > 1 else None
         result = _apply(CONCATENATE, (identity, result), (ax,))
-    return _emit(result, out)
+    return _emit(result, out, order)
 
 
 @numpy_out
@@ -539,7 +587,8 @@ def count_nonzero(a, axis=None, *, keepdims=False):
     Unlike NumPy, ``axis=None`` gives a lazy 0-d array rather than a Python int (an int
     would force a sync).
     """
-    return sum(cast(to_node(a), BOOL), axis, INT64, None, keepdims)
+    return _emit(_reduce("add", cast(to_node(a), BOOL), axis, INT64, None, keepdims, _NoValue,
+                         True, True), None, _order(a, axis, keepdims))
 
 
 def _weights(weights, shape, axes):
@@ -577,7 +626,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     NumPy raises ZeroDivisionError when weights sum to zero; that depends on data, so here
     the result is inf/NaN instead.
     """
-    a = wrap(to_node(a))
+    a = a if isinstance(a, ndarray) else wrap(to_node(a))     # a's layout orders the result
     keepdims = False if keepdims is _NoValue else keepdims
     axes = None if axis is None else tuple(
         normalize_axis(ax, a.ndim) for ax in (axis if isinstance(axis, tuple) else (axis,)))
@@ -633,7 +682,10 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         last = _apply(VIEW, (node,), (moved[:-1], strides[:-1], (length - 1) * strides[-1]))
         nan = nodes.scalar(np.nan, result.dtype)
         result = _apply(SELECT, (_apply(UFUNC_OPS["isnan"], (last,), ()), nan, result), ())
-    return _emit(reshape_node(result, _kept(shape, axes)) if keepdims else result, out)
+    # NumPy averages the middle of a partitioned copy of ``a`` in order 'K' (when one axis
+    # is reduced; several are first merged by a reshape that may copy: C order here).
+    order = _deviation_order(a, axis, keepdims) if len(axes) == 1 else None
+    return _emit(reshape_node(result, _kept(shape, axes)) if keepdims else result, out, order)
 
 
 # -- NaN-ignoring variants --------------------------------------------------------------------
@@ -649,25 +701,28 @@ def _nan_fill(a, value):
 @numpy_out
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """:func:`sum` treating NaN as zero."""
-    return sum(_nan_fill(a, 0)[0], axis, dtype, out, keepdims, initial, where)
+    return _emit(_reduce("add", _nan_fill(a, 0)[0], axis, dtype, out, keepdims, initial, where,
+                         True), out, _order(a, axis, keepdims, where))
 
 
 @numpy_out
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """:func:`prod` treating NaN as one."""
-    return prod(_nan_fill(a, 1)[0], axis, dtype, out, keepdims, initial, where)
+    return _emit(_reduce("multiply", _nan_fill(a, 1)[0], axis, dtype, out, keepdims, initial,
+                         where, True), out, _order(a, axis, keepdims, where))
 
 
 @numpy_out
 def nancumsum(a, axis=None, dtype=None, out=None):
     """:func:`cumsum` treating NaN as zero."""
-    return cumsum(_nan_fill(a, 0)[0], axis, dtype, out)
+    return _emit(_scan("add", _nan_fill(a, 0)[0], axis, dtype, out)[0], out, _scan_order(a, axis))
 
 
 @numpy_out
 def nancumprod(a, axis=None, dtype=None, out=None):
     """:func:`cumprod` treating NaN as one."""
-    return cumprod(_nan_fill(a, 1)[0], axis, dtype, out)
+    return _emit(_scan("multiply", _nan_fill(a, 1)[0], axis, dtype, out)[0], out,
+                 _scan_order(a, axis))
 
 
 @numpy_out
@@ -678,7 +733,8 @@ def nanmax(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True)
     """
     node = to_node(a)
     name = "fmax" if node.dtype.kind == "f" else "maximum"
-    return _emit(_reduce(name, node, axis, None, out, keepdims, initial, where, True), out)
+    return _emit(_reduce(name, node, axis, None, out, keepdims, initial, where, True), out,
+                 _order(a, axis, keepdims, where))
 
 
 @numpy_out
@@ -686,7 +742,8 @@ def nanmin(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True)
     """:func:`min` ignoring NaN (``fmin.reduce``); see :func:`nanmax`."""
     node = to_node(a)
     name = "fmin" if node.dtype.kind == "f" else "minimum"
-    return _emit(_reduce(name, node, axis, None, out, keepdims, initial, where, True), out)
+    return _emit(_reduce(name, node, axis, None, out, keepdims, initial, where, True), out,
+                 _order(a, axis, keepdims, where))
 
 
 def _nanarg(op, fill, a, axis, out, keepdims):
@@ -729,12 +786,12 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """:func:`mean` ignoring NaN; an all-NaN slice gives NaN."""
     filled, mask = _nan_fill(a, 0)
     if mask is None:
-        return mean(filled, axis, dtype, out, keepdims, where=where)
+        return mean(a, axis, dtype, out, keepdims, where=where)
     _nan_checks(dtype, out)
     count = _reduce("add", _uf("logical_not", mask), axis, INT64, None, keepdims, _NoValue,
                     where, True)
     total = _reduce("add", filled, axis, dtype, out, keepdims, _NoValue, where, True)
-    return _emit(_divide_as(total, count), out)
+    return _emit(_divide_as(total, count), out, _order(a, axis, keepdims, where, False))
 
 
 def _nanvar(a, axis, dtype, out, ddof, keepdims, where, mean_value):
@@ -759,20 +816,22 @@ def _nanvar(a, axis, dtype, out, ddof, keepdims, where, mean_value):
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
            mean=_NoValue, correction=_NoValue):
     """:func:`var` ignoring NaN; slices with ``N - ddof <= 0`` non-NaN values give NaN."""
-    ddof, a = _ddof(ddof, correction), to_node(a)
-    if a.dtype.kind != "f":
+    ddof, node = _ddof(ddof, correction), to_node(a)
+    if node.dtype.kind != "f":
         return var(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
-    return _emit(_nanvar(a, axis, dtype, out, ddof, keepdims, where, mean), out)
+    return _emit(_nanvar(node, axis, dtype, out, ddof, keepdims, where, mean), out,
+                 _deviation_order(a, axis, keepdims, where))
 
 
 @numpy_out
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
            mean=_NoValue, correction=_NoValue):
     """:func:`std` ignoring NaN; see :func:`nanvar`."""
-    ddof, a = _ddof(ddof, correction), to_node(a)
-    if a.dtype.kind != "f":
+    ddof, node = _ddof(ddof, correction), to_node(a)
+    if node.dtype.kind != "f":
         return std(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
-    return _emit(_sqrt_as(_nanvar(a, axis, dtype, out, ddof, keepdims, where, mean), out), out)
+    return _emit(_sqrt_as(_nanvar(node, axis, dtype, out, ddof, keepdims, where, mean), out),
+                 out, _deviation_order(a, axis, keepdims, where))
 
 
 # The ufunc objects' reduce and accumulate live with the reductions they call.

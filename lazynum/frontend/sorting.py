@@ -13,7 +13,8 @@ import numpy as np
 
 from ..array.extension import extensible
 from ..expr import dtypes
-from ..array.arraytype import ndarray, wrap
+from ..array import layout as layouts
+from ..array.arraytype import layout_of, ndarray, wrap, wrap_ordered
 from ..array.conversion import cast, numpy_constant, to_array, to_node
 from ..expr import node as nodes
 from ..expr.extern import ARGSORT, SEARCHSORTED, SORT
@@ -90,8 +91,12 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None):
     """
     name = _kind(kind, stable)
     _check_order(order)
+    a = to_array(a)
     node, ax = _prepare(a, axis)
-    return wrap(_apply(SORT, (node,), (ax, name)))
+    # NumPy sorts a copy made in order 'K', so the result keeps a's memory order.
+    memory = None if axis is None else layout_of(a)
+    return wrap_ordered(_apply(SORT, (node,), (ax, name)),
+                        memory and layouts.new_array_order(memory, "K"))
 
 
 @extensible('argsort')
@@ -258,8 +263,9 @@ def _numpy_input(ar) -> np.ndarray:
 
 
 def _lazy(result):
-    if isinstance(result, np.ndarray):
-        return wrap(numpy_constant(result))
+    if isinstance(result, np.ndarray):     # unique(axis=) moves axes back: keep its order
+        return wrap_ordered(numpy_constant(result),
+                            layouts.new_array_order(layout_of(result), "K"))
     if isinstance(result, tuple):
         return type(result)(*[_lazy(r) for r in result]) if hasattr(result, "_fields") \
             else tuple(_lazy(r) for r in result)

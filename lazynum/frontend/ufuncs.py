@@ -22,8 +22,8 @@ import numpy as np
 
 from ..expr import dtypes
 from ..array import extension, fastpath as _fastpath, layout as layouts
-from ..array.arraytype import (layout_of, ndarray, result_order, scalar_result, wrap, wrap_ordered,
-                                 wrap_result)
+from ..array.arraytype import (ndarray, operand_layout, result_order, scalar_result, wrap,
+                                 wrap_ordered, wrap_result)
 from ..array.conversion import broadcast_node, cast, is_weak, to_node
 from ..expr import node as nodes
 from ..expr.elementwise import (BINARY_UFUNCS, COMPARISONS, MULTI_OUTPUT_UFUNCS, SELECT, UFUNC_OPS,
@@ -298,7 +298,7 @@ def _requested_order(args, shape, order):
     is Fortran order when every array operand is Fortran- and not C-contiguous."""
     order = order if order == "K" else layouts.order_code(order)
     if order == "A":
-        arrays = [layout_of(a) for a in args if isinstance(a, (ndarray, np.ndarray))]
+        arrays = [operand_layout(a) for a in args if isinstance(a, (ndarray, np.ndarray))]
         fortran = arrays and all(layouts.is_f_contiguous(lay) and not layouts.is_c_contiguous(lay)
                                  for lay in arrays)
         order = "F" if fortran else "C"

@@ -23,7 +23,7 @@ import numpy as np
 from ...array.extension import extensible
 from ...expr import dtypes
 from ...array import layout as layouts
-from ...array.arraytype import ndarray, wrap
+from ...array.arraytype import ndarray, wrap, wrap_ordered
 from ...array.conversion import broadcast_node, cast, is_weak, to_array, to_node, weak_scalar
 from ...expr import node as nodes
 from ...expr.elementwise import SELECT, UFUNC_OPS, loop_signature
@@ -322,7 +322,9 @@ def advanced_getitem(a, items, positions):
         index = idxs[0]
         for idx, d in zip(idxs[1:], shape[p + 1:p + k]):
             index = _iop("add", _iop("multiply", index, d), idx)     # shape: bshape
-    return wrap(nodes.apply(TAKE, (source, _inode(index)), (p,)))
+    subspace = layouts.transpose(region, [d for d in range(len(shape)) if not p <= d < p + k])
+    return wrap_ordered(nodes.apply(TAKE, (source, _inode(index)), (p,)),
+                        layouts.gather_order(subspace, p, len(bshape)))
 
 
 def _lazy_mask_setitem(a, parsed, value) -> bool:
