@@ -803,3 +803,25 @@ def test_reported_mask_from_an_empty_column():
     lazy[lazy[:, 0] > 0] = 1.0
     x[x[:, 0] > 0] = 1.0
     assert_same(lazy, x)
+
+
+@pytest.mark.parametrize("value", [[300], (300,), [-3.5], [1.5], [np.int64(300)], [True], [1, 2.5, 3]])
+@pytest.mark.parametrize("key", [slice(None, 1), [0]], ids=["slice", "fancy"])
+def test_sequence_values_convert_their_python_scalars_as_numpy(value, key):
+    """a[:1] = [300] into uint8 is NumPy's OverflowError (each Python scalar of the sequence
+    is stored as it would be alone), not a wrapped 44."""
+    n = len(value)
+    key = slice(None, n) if isinstance(key, slice) else list(range(n))
+    expected = np.zeros(3, np.uint8)
+    try:
+        expected[key] = value
+    except Exception as exc:                      # noqa: BLE001 (NumPy's type is the point)
+        got = lnp.zeros(3, lnp.uint8)
+        with pytest.raises(type(exc)):
+            got[key] = value
+        np.testing.assert_array_equal(np.asarray(got), np.zeros(3, np.uint8))
+        return
+    got = lnp.zeros(3, lnp.uint8)
+    got[key] = value
+    assert np.asarray(got).dtype == np.uint8
+    np.testing.assert_array_equal(np.asarray(got), expected)

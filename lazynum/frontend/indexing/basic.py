@@ -13,7 +13,8 @@ import numpy as np
 
 from ...expr import dtypes
 from ...array.arraytype import ndarray, scalar_result, view_node
-from ...array.conversion import broadcast_node, cast, is_weak, to_array, to_node, weak_scalar
+from ...array.conversion import (_contains_lazy, broadcast_node, cast, is_weak, numpy_constant,
+                                 to_array, to_node, weak_scalar)
 from ...expr import node as nodes
 from ...expr.checks import INT_VALUE, python_int
 from ...expr.shapes import c_strides, slice_extent
@@ -159,6 +160,13 @@ def convert_value(value, dtype):
         if isinstance(value, float) and dtype.kind in "iu":
             value = int(value)
         return weak_scalar(value, dtype)
+    if isinstance(value, (list, tuple)) and not _contains_lazy(value):
+        # NumPy stores each Python scalar of a sequence as it stores one alone (a[:1] = [300]
+        # into uint8 is an OverflowError, [-3.5] int(-3.5) then the same check): let NumPy
+        # convert it into an array of the target dtype, with its own errors.
+        converted = np.empty(np.shape(value), dtype=dtype)
+        converted[...] = value
+        return numpy_constant(converted)
     return cast(to_node(value), dtype)
 
 
