@@ -825,3 +825,23 @@ def test_sequence_values_convert_their_python_scalars_as_numpy(value, key):
     got[key] = value
     assert np.asarray(got).dtype == np.uint8
     np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+@pytest.mark.parametrize("shape, value_shape", [((3, 5), (1, 15)), ((3, 5), (3, 5)), ((15,), (1, 15)),
+                                                ((3, 5), (1, 1)), ((3, 5), (15,)), ((3, 5), ())])
+def test_full_boolean_mask_assignment_takes_only_0d_and_1d_values(shape, value_shape):
+    """NumPy's boolean-assignment path (one mask with the array's dimensions) raises
+    TypeError for a value of 2 or more dimensions, even one that would broadcast."""
+    x = np.arange(15.0).reshape(shape)
+    value = np.zeros(value_shape)
+    got = lnp.asarray(x)
+    if len(value_shape) > 1:
+        with pytest.raises(TypeError, match="0 or 1-dimensional"):
+            x[x > -1] = value
+        with pytest.raises(TypeError, match="0 or 1-dimensional"):
+            got[got > -1] = value
+        np.testing.assert_array_equal(np.asarray(got), np.arange(15.0).reshape(shape))
+        return
+    x[x > -1] = value
+    got[got > -1] = value
+    np.testing.assert_array_equal(np.asarray(got), x)

@@ -7,6 +7,8 @@ and boolean index arrays are gathers and scatters (``advanced``).
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ...array import extension
 from ...array.arraytype import ndarray, view_node, wrap_scalar
 from ...expr import dtypes
@@ -48,9 +50,19 @@ def getitem(self, key):
     return advanced_getitem(self, items, positions)
 
 
+def _is_full_mask(key, ndim) -> bool:
+    """A single boolean array with the array's dimensions: NumPy's boolean-assignment path,
+    which takes only 0-d and 1-d values."""
+    return (type(key) in (ndarray, np.ndarray) and key.dtype == dtypes.BOOL and ndim >= 1
+            and key.ndim == ndim)
+
+
 def setitem(self, key, value):
     """``a[key] = value``: writes through to every view of the same storage."""
     self._check_writeable()       # NumPy's first check: before the key and the value
+    if _is_full_mask(key, self.ndim) and np.ndim(value) > 1:
+        raise TypeError("NumPy boolean array indexing assignment requires a 0 or 1-dimensional "
+                        f"input, input has {np.ndim(value)} dimensions")
     if extension.is_extension(value):
         if type(key) is ndarray and key.dtype == dtypes.BOOL and key.ndim:
             return extension.hook("mask_assign")(self, key, value)
