@@ -60,9 +60,11 @@ def _is_full_mask(key, ndim) -> bool:
 def setitem(self, key, value):
     """``a[key] = value``: writes through to every view of the same storage."""
     self._check_writeable()       # NumPy's first check: before the key and the value
-    if _is_full_mask(key, self.ndim) and np.ndim(value) > 1:
-        raise TypeError("NumPy boolean array indexing assignment requires a 0 or 1-dimensional "
-                        f"input, input has {np.ndim(value)} dimensions")
+    if _is_full_mask(key, self.ndim):
+        ndim = value.ndim if hasattr(value, "ndim") else np.ndim(value)    # no sync of a lazy value
+        if ndim > 1:
+            raise TypeError("NumPy boolean array indexing assignment requires a 0 or "
+                            f"1-dimensional input, input has {ndim} dimensions")
     if extension.is_extension(value):
         if type(key) is ndarray and key.dtype == dtypes.BOOL and key.ndim:
             return extension.hook("mask_assign")(self, key, value)
