@@ -39,9 +39,10 @@ def select(g):
             mask = g.pick(lambda v: dtype_name(v) == BOOL, clean=False) if g.chance(0.05) else None
         if mask is None:
             return None
-    if x in g.foreign and mask in g.ns and mask not in g.foreign and numpy.size(g.value(mask)) == 0:
+    if x in g.foreign and mask in g.ns and numpy.size(g.value(mask)) == 0:
         # NumPy indexes with any EMPTY array-like that is not an ndarray as integers (its
-        # prepare_index casts it to intp), so numpy_array[empty lazy mask] is not a mask there.
+        # prepare_index casts it to intp), so numpy_array[empty lazy mask] is not a mask there
+        # (a "foreign" mask may be a lazy array in the lazynum run: skip those too).
         return None
     return _produced(g, f"{x}[{mask}]", "produce.mask")
 

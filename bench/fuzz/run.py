@@ -172,11 +172,12 @@ def _lazy_int_conversion(error) -> bool:
 
 
 def _eager_before_data_dependent(expected_type, statement, bounded_operand) -> bool:
-    """NumPy's IndexError came from index values or a run-time size, which lazynum checks at
-    the sync; an error lazynum can see at the call (a dtype or shape rule of the same
-    statement) is raised first there (README: known deviations).  NumPy raises that one too
-    once the index is valid."""
-    return issubclass(expected_type, IndexError) and (
+    """NumPy's error came from index values or a run-time size (an IndexError, or the
+    ValueError of an empty reduction such as ``np.ptp`` of an empty selection), which lazynum
+    checks at the sync; an error lazynum can see at the call (a dtype rule of the same
+    statement: bool subtract) is raised first there (README: known deviations).  NumPy
+    raises that one too once the data allow."""
+    return issubclass(expected_type, DEFERRABLE) and (
         statement.group in DATA_DEPENDENT_KINDS or bounded_operand)
 
 
