@@ -27,6 +27,7 @@ from ..expr import node as nodes
 from ..expr.indexing import TAKE
 from ..expr.movement import CONCATENATE, VIEW
 from ..expr.shapes import c_strides, normalize_axis
+from . import creation
 from .fallbacks import numpy_out
 from .manipulation import broadcast_to, flip, transpose
 from .ufuncs import call
@@ -474,9 +475,9 @@ def tile(A, reps):
         tup = tuple(reps)
     except TypeError:
         tup = (reps,)
+    if all(t == 1 for t in tup):      # NumPy: array(A, copy=True, ndmin=d), a copy in 'K' order
+        return creation.array(A, copy=True, ndmin=len(tup))
     node = to_node(A)
-    if all(t == 1 for t in tup):
-        return wrap(_atleast_lead(node, len(tup)))
     tup = tuple(operator.index(t) for t in tup)
     node = _atleast_lead(node, len(tup))
     tup = (1,) * (len(node.shape) - len(tup)) + tup
