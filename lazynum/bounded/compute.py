@@ -59,8 +59,9 @@ def align(operands):
     arrays = [p[0] for p in parts]
     sizes = []
     for k in range(ndim):
-        members = [(j, a, s[k]) for j, (a, s) in enumerate(parts)
-                   if isinstance(a, ndarray) and a.ndim >= ndim - k]
+        # arrays[j], not parts[j]: an earlier dim may have stretched or cropped it already
+        members = [(j, arrays[j], s[k]) for j, (_, s) in enumerate(parts)
+                   if isinstance(arrays[j], ndarray) and arrays[j].ndim >= ndim - k]
         bounded = [(j, a, s) for j, a, s in members if s is not None]
         if not bounded:
             sizes.append(None)

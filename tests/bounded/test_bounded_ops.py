@@ -234,3 +234,23 @@ def test_other_reshapes_of_a_bounded_array_run_on_the_true_size_array():
     assert_same(y.reshape(2, -1), np.arange(4.0, 10.0).reshape(2, -1))
     with pytest.raises(ValueError):
         y.reshape(4, -1)                             # NumPy's error for 6 elements
+
+
+@pytest.mark.parametrize("values, threshold", [([0.0, 0.0, 0.0], 7), ([3.0, 1.0, 2.0], 1), ([5.0, 0.0, 2.0], -1)])
+def test_a_bounded_operand_aligned_in_two_dims_keeps_both(values, threshold):
+    """where(regular, regular, bounded 2-d): each dim's stretch or crop applies to the array
+    the earlier dims already aligned (the second dim undid the first: shapes (2,0) vs (3,0))."""
+    base = np.array(values)
+    order = np.argsort(base)
+    expected_rows = order[order > threshold]
+    expected_cols = np.argwhere(order)
+    expected_outer = expected_rows == expected_cols
+    squeezed = np.squeeze(expected_outer)
+    expected = np.where(squeezed != -1, squeezed, expected_outer)
+
+    lazy_order = lnp.argsort(lnp.asarray(base))
+    outer = lazy_order[lazy_order > threshold] == lnp.argwhere(lazy_order)
+    got = lnp.where(lnp.squeeze(outer) != -1, lnp.squeeze(outer), outer)
+    result = np.asarray(got)
+    assert result.shape == expected.shape and result.dtype == expected.dtype
+    np.testing.assert_array_equal(result, expected)
