@@ -168,7 +168,10 @@ def main() -> int:
     exec("import lazynum as np", lazy_ns)
     lazynum.reset_metrics()
 
-    with lazynum.config(sync="allow"):        # the demo's own implicit syncs are intended
+    # The demo's own implicit syncs are intended; it compiles each new program before running
+    # it, so the counts it prints are the same every time (LAZYNUM_COMPILE=background, the
+    # default, would run a new program as NumPy calls first and compile it in the background).
+    with lazynum.config(sync="allow", compile="eager"):
         print("\n[1] Record: every operation adds a node to a graph; nothing is computed")
         print(f"{INDENT}>>> import lazynum as np")
         _show(STEP_RECORD + STEP_GRAPH)

@@ -9,6 +9,9 @@ from hypothesis import HealthCheck, settings
 # at one line on purpose, so the recompile warning is off unless a test turns it on.
 os.environ["LAZYNUM_CACHE_DIR"] = "off"
 os.environ["LAZYNUM_RECOMPILE_LIMIT"] = "0"
+# Tests of the compiled backend run its compiled tier deterministically: every new program
+# compiles before it runs (tests/runtime/test_tiers.py turns the background tier on).
+os.environ["LAZYNUM_COMPILE"] = "eager"
 
 # "ci" is deterministic (derandomized, fixed example budget) so CI runs are reproducible;
 # "dev" explores more with fresh randomness: HYPOTHESIS_PROFILE=dev pytest

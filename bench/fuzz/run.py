@@ -320,7 +320,8 @@ def check(program: Program, lazynum, backend: str) -> Result:
     reference = run_numpy(program)
     if reference.invalid:
         return Result("invalid", reason=reference.invalid)
-    with lazynum.config(backend=backend, cache_dir="off", recompile_limit=0, sync="allow"):
+    with lazynum.config(backend=backend, cache_dir="off", recompile_limit=0, sync="allow",
+                        compile="eager"):   # the compiled tier itself, not its interpreter
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:

@@ -156,7 +156,7 @@ def live():
     return [v for v in globals().values() if isinstance(v, (np.ndarray, np.BoundedArray))]
 
 
-with np.config(backend="{backend}", cache_dir="off"):
+with np.config(backend="{backend}", cache_dir="off", compile="eager"):
 '''
 
 

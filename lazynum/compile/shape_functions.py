@@ -1,12 +1,14 @@
-"""Shape functions: derived sizes, simplified once by sympy, evaluated cheaply at replay.
+"""Shape functions: derived sizes, normalized once, evaluated cheaply at replay.
 
 A compiled program needs, besides its symbol values (input sizes), the derived sizes its
 code uses (``n - 2`` for ``x[1:-1]``, ``n * m`` for a flatten, ``(n - 1) // 2 + 1`` for a
-step-2 slice).  At compile time each canonical expression is converted to sympy (which
-canonicalizes sums and products on construction: ``((n - 1) - 1)`` becomes ``n - 2``),
-printed back as integer Python, and all of them are compiled into one function
-``sizes(symbols) -> (s0, s1, ..., derived...)``.  Replays call that function: no sympy on
-the hot path.  The source text is what the disk cache stores.
+step-2 slice).  At compile time each canonical expression is normalized as an integer
+polynomial over the symbols (sums and products collected: ``((n - 1) - 1)`` becomes
+``n - 2``; a floor division or remainder is an atom of its normalized operands, folded when
+both are numbers or the divisor is 1), printed as integer Python, and all of them are
+compiled into one function ``sizes(symbols) -> (s0, s1, ..., derived...)``.  Replays call
+that function.  The source text is what the disk cache stores.  (No sympy: importing it
+cost a new process a third of a second at its first compile.)
 """
 from __future__ import annotations
 
@@ -48,11 +50,8 @@ def build(n_symbols: int, exprs: list) -> ShapeFunction:
 
 
 def to_python(expr) -> str:
-    """Integer Python text for a canonical expression, simplified by sympy where it can."""
-    try:
-        return _print(_to_sympy(expr))
-    except _Unprintable:
-        return _plain(expr)
+    """Integer Python text for a canonical expression, as a normalized polynomial."""
+    return _print(_poly(expr))
 
 
 def _plain(expr) -> str:
@@ -64,54 +63,82 @@ def _plain(expr) -> str:
     return f"({_plain(expr[1])} {_PY_OPS[expr[0]]} {_plain(expr[2])})"
 
 
-# --- sympy round trip ---------------------------------------------------------------------
+# --- integer polynomials: {monomial (sorted tuple of atoms): coefficient} -----------------
+# An atom is ("s", k) for symbol k, or (op, a, b) for a floor division or remainder of two
+# frozen polynomials.
 
-class _Unprintable(Exception):
-    pass
-
-
-def _to_sympy(expr):
-    import sympy
+def _poly(expr) -> dict:
     if type(expr) is int:
-        return sympy.Integer(expr)
+        return {(): expr} if expr else {}
     if expr[0] == SYM:
-        return sympy.Symbol(f"s{expr[1]}", integer=True, positive=True)
-    a, b = _to_sympy(expr[1]), _to_sympy(expr[2])
+        return {(("s", expr[1]),): 1}
+    a, b = _poly(expr[1]), _poly(expr[2])
     name = expr[0]
     if name == "add":
-        return a + b
+        return _sum(a, b, 1)
     if name == "sub":
-        return a - b
+        return _sum(a, b, -1)
     if name == "mul":
-        return a * b
-    if name == "floordiv":
-        return sympy.floor(a / b)
-    return sympy.Mod(a, b)
+        return _product(a, b)
+    return _division(name, a, b)
 
 
-def _print(e) -> str:
-    import sympy
-    if e.is_Integer:
-        return str(int(e))
-    if e.is_Symbol:
-        return e.name
-    if e.is_Add:
-        return "(" + " + ".join(_print(t) for t in e.args) + ")"
-    if e.is_Mul:
-        return _print_mul(e)
-    if e.is_Pow and e.exp.is_Integer and e.exp > 0:
-        return "(" + " * ".join([_print(e.base)] * int(e.exp)) + ")"
-    if isinstance(e, (sympy.floor, sympy.ceiling)):
-        numerator, denominator = sympy.fraction(sympy.together(e.args[0]))
-        n, d = _print(numerator), _print(denominator)
-        return f"({n} // {d})" if isinstance(e, sympy.floor) else f"(-((-{n}) // {d}))"
-    if isinstance(e, sympy.Mod):
-        return f"({_print(e.args[0])} % {_print(e.args[1])})"
-    raise _Unprintable(e)
+def _sum(a, b, sign) -> dict:
+    out = dict(a)
+    for monomial, coef in b.items():
+        total = out.get(monomial, 0) + sign * coef
+        if total:
+            out[monomial] = total
+        else:
+            out.pop(monomial, None)
+    return out
 
 
-def _print_mul(e) -> str:
-    if any(not (f.is_Integer or f.is_Symbol or f.is_Pow or f.is_Function or f.is_Add
-                or f.func.__name__ == "Mod") for f in e.args):
-        raise _Unprintable(e)           # a rational coefficient: not integer arithmetic
-    return "(" + " * ".join(_print(f) for f in e.args) + ")"
+def _product(a, b) -> dict:
+    out: dict = {}
+    for ma, ca in a.items():
+        for mb, cb in b.items():
+            monomial = tuple(sorted(ma + mb, key=repr))
+            out = _sum(out, {monomial: ca * cb}, 1)
+    return out
+
+
+def _division(name, a, b) -> dict:
+    constant_a, constant_b = _constant(a), _constant(b)
+    if constant_b == 1:
+        return a if name == "floordiv" else {}
+    if constant_a is not None and constant_b is not None and constant_b != 0:
+        value = constant_a // constant_b if name == "floordiv" else constant_a % constant_b
+        return {(): value} if value else {}
+    return {((name, _frozen(a), _frozen(b)),): 1}
+
+
+def _constant(poly):
+    if not poly:
+        return 0
+    return poly[()] if len(poly) == 1 and () in poly else None
+
+
+def _frozen(poly) -> tuple:
+    return tuple(sorted(poly.items(), key=repr))
+
+
+def _print(poly) -> str:
+    if not poly:
+        return "0"
+    terms = []
+    for monomial, coef in sorted(poly.items(), key=lambda item: (len(item[0]), repr(item[0]))):
+        factors = [_print_atom(atom) for atom in monomial]
+        if coef != 1 or not factors:
+            factors.insert(0, str(coef))
+        terms.append(" * ".join(factors))
+    if poly.keys() == {()}:
+        return terms[0]                 # a number
+    return "(" + " + ".join(terms) + ")"
+
+
+def _print_atom(atom) -> str:
+    if atom[0] == "s":
+        return f"s{atom[1]}"
+    op = "//" if atom[0] == "floordiv" else "%"
+    return f"({_print(dict(atom[1]))} {op} {_print(dict(atom[2]))})"

@@ -21,6 +21,7 @@ VALID_BACKENDS = ("llvm", "numpy")   # backends that exist in this build
 PLANNED_BACKENDS = ("cuda",)         # named in the design, not built yet
 VALID_SYNC_MODES = ("allow", "warn", "raise")
 VALID_LOGS = ("graph", "sync", "fallback", "flush", "kernels", "cache", "recompiles", "fusion")
+VALID_COMPILE_POLICIES = ("background", "eager")
 
 
 def _parse_backend(text: str) -> str:
@@ -50,6 +51,13 @@ def _parse_logs(text) -> frozenset:
     if unknown:
         raise ValueError(f"LAZYNUM_LOGS: unknown log topic(s) {unknown}; valid: {', '.join(VALID_LOGS)}, all")
     return frozenset(VALID_LOGS) if "all" in items else frozenset(items)
+
+
+def _parse_compile(text: str) -> str:
+    policy = text.strip().lower()
+    if policy not in VALID_COMPILE_POLICIES:
+        raise ValueError(f"LAZYNUM_COMPILE={text!r}: expected one of {', '.join(VALID_COMPILE_POLICIES)}")
+    return policy
 
 
 def _parse_positive_int(text) -> int:
@@ -88,6 +96,7 @@ def _parse_threads(text) -> int:
 class Settings:
     """The current settings; see ``SETTINGS_TABLE`` for their meaning."""
     backend: str = "llvm"
+    compile: str = "background"
     sync: str = "allow"
     logs: frozenset = frozenset()
     threads: int = 0                  # 0 = all cores (see effective_threads)
@@ -102,6 +111,12 @@ class Settings:
 SETTINGS_TABLE = {
     "backend": ("LAZYNUM_BACKEND", _parse_backend,
                 "Which backend runs synced graphs: " + " | ".join(VALID_BACKENDS) + "."),
+    "compile": ("LAZYNUM_COMPILE", _parse_compile,
+                "When a compiled backend compiles a new program: background (it runs at once as "
+                "NumPy calls; from its second run its kernels compile on a background thread, "
+                "and later runs use them when ready; a program whose one interpreted run would "
+                "cost more than compiling compiles first) or eager (every new program compiles "
+                "before it runs)."),
     "sync": ("LAZYNUM_SYNC", _parse_sync,
              "What an implicit sync does: allow, warn (a warning naming the line) or raise "
              "(SyncError). Explicit `.sync()`/`lazynum.sync()` are always allowed."),

@@ -21,7 +21,7 @@ compiled for one can evaluate the other's sizes from the bound symbols
   needed for that: the branch the new trace takes is in the new trace's graph and key.
 
 Expressions are a Symbol, an int, or a tuple ``(op, a, b)`` with op in ``add sub mul
-floordiv mod``; they are hashed structurally and simplified by sympy only at compile time
+floordiv mod``; they are hashed structurally and normalized only at compile time
 (``lazynum.compile.shape_functions``).
 """
 from __future__ import annotations

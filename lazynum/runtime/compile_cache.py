@@ -11,6 +11,7 @@ warning naming what keeps changing.
 """
 from __future__ import annotations
 
+import atexit
 import collections
 import hashlib
 import threading
@@ -18,11 +19,12 @@ import time
 import warnings
 
 from ..control import settings as config, telemetry as metrics
+from ..backends import reference
 from ..compile.cut import Cut
 from ..compile.shape_functions import ShapeFunction
 from ..expr.signature import SYM, bind, signature
 from ..control.version import __version__
-from . import cache_entry
+from . import cache_entry, tiers
 from .disk_cache import DiskCache, default_directory
 
 MEMORY_ENTRIES = 1024          # programs kept in memory (least recently used dropped)
@@ -62,6 +64,9 @@ def execute(backend, order, outputs, site: str) -> list:
     if entry is not None:
         metrics.counters["cache_hits"] += 1
         metrics.counters["cache_hits_memory"] += 1
+        program = entry.program
+        if type(program) is tiers.TieredProgram and program.due():     # its second run
+            program.start(backend.prepare(Cut(order, outputs, sig)))
     else:
         entry = _from_disk(backend, sig) if sig.cacheable else None
         if entry is None:
@@ -116,12 +121,35 @@ def _compile(backend, order, outputs, sig, site) -> Entry:
     metrics.counters["cache_misses"] += 1
     _explain_miss(sig, site)
     cut = Cut(order, outputs, sig)
+    if _tiered(backend, order):
+        return _tiered_entry(backend, cut, sig, start)
     program = backend.compile(cut)
     entry = Entry(program, cut.finish())
     metrics.counters["compiles"] += 1
     metrics.timers["compile"] += time.perf_counter() - start
     if sig.cacheable:
         _to_disk(backend, sig, entry)
+    return entry
+
+
+def _tiered(backend, order) -> bool:
+    """Whether a new program runs on the interpreter tier first (``runtime.tiers``)."""
+    return (config.get().compile == "background" and hasattr(backend, "prepare")
+            and not tiers.compile_first(order))
+
+
+def _tiered_entry(backend, cut, sig, start) -> Entry:
+    """The interpreter tier now; the compiled one from its second run on, built in the
+    background (and stored on disk when it is ready)."""
+    interpreted = reference.compile(cut)
+    shape_fn = cut.finish()
+
+    def on_ready(program):
+        metrics.counters["compiles"] += 1
+        if sig.cacheable:
+            _to_disk(backend, sig, Entry(program, shape_fn))
+    entry = Entry(tiers.TieredProgram(interpreted, backend, on_ready), shape_fn)
+    metrics.timers["compile"] += time.perf_counter() - start
     return entry
 
 
@@ -292,6 +320,17 @@ def _reject(cache, name: str, data: bytes, reason: str) -> None:
     metrics.log("cache", f"rejected {path}: {reason}")
     warnings.warn(f"lazynum: ignoring unusable compile-cache entry {path}: {reason}; the "
                   f"program is compiled again", RuntimeWarning, stacklevel=2)
+
+
+def _store_pending_compiles() -> None:
+    """At exit, let background compiles that the disk cache will keep finish (bounded), so
+    the next process starts warm."""
+    if tiers.pending_compiles() and disk_cache() is not None:
+        tiers.wait_for_compiles(EXIT_WAIT_SECONDS)
+
+
+EXIT_WAIT_SECONDS = 30
+atexit.register(_store_pending_compiles)
 
 
 def clear_memory() -> None:

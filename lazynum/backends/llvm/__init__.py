@@ -12,7 +12,7 @@ import hashlib
 import pathlib
 
 from . import jit, serialize
-from .program import Program, build
+from .program import Prepared, Program, build, finish, prepare
 
 NAME = "llvm"
 # Bumped whenever generated code or the serialized format changes meaning.
@@ -40,9 +40,15 @@ def compile(cut) -> Program:  # noqa: A001 - the backend contract's name
     return build(cut)
 
 
+# ``compile`` in two halves, for background compilation (``runtime.compile_cache``):
+# ``prepare(cut)`` plans and renders on the calling thread; ``finish(prepared)`` runs LLVM
+# and may run on another thread.
+
+
 def load(data: bytes) -> Program:
     """Rebuild a ``Program`` from ``Program.to_bytes()``; ValueError when malformed."""
     return serialize.restore(data, Program)
 
 
-__all__ = ["NAME", "ARTIFACT_VERSION", "Program", "artifact_tag", "compile", "load"]
+__all__ = ["NAME", "ARTIFACT_VERSION", "Prepared", "Program", "artifact_tag", "compile", "finish",
+           "load", "prepare"]

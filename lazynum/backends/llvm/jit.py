@@ -23,7 +23,9 @@ import llvmlite.binding as llvm
 from .object_check import check as check_object
 
 LIBMVEC = "libmvec.so.1"
-_lock = threading.Lock()
+# LLVM work (parsing into the global context, optimizing, emitting, linking) runs one call at
+# a time: a background compile (runtime.compile_cache) and a sync's own may overlap.
+_lock = threading.RLock()
 
 
 @functools.lru_cache(maxsize=None)
@@ -99,9 +101,10 @@ class Machine:
 @functools.lru_cache(maxsize=None)
 def host_object_header() -> bytes:
     """The ELF header of object code this process emits: what loaded code must match."""
-    module = llvm.parse_assembly("")
-    module.triple = llvm.get_process_triple()
-    return target_machine().emit_object(module)[:64]
+    with _lock:
+        module = llvm.parse_assembly("")
+        module.triple = llvm.get_process_triple()
+        return target_machine().emit_object(module)[:64]
 
 
 def load_object(obj: bytes, names) -> Machine:
@@ -160,8 +163,9 @@ def use_libmvec(text: str) -> str:
 
 def compile_module(text: str):
     """LLVM IR text -> (optimized module, object bytes)."""
-    module = optimize(text)
-    ir = str(module)
-    if _VECTOR_INTRINSIC.search(ir):
-        module = llvm.parse_assembly(use_libmvec(ir))
-    return module, target_machine().emit_object(module)
+    with _lock:
+        module = optimize(text)
+        ir = str(module)
+        if _VECTOR_INTRINSIC.search(ir):
+            module = llvm.parse_assembly(use_libmvec(ir))
+        return module, target_machine().emit_object(module)

@@ -197,32 +197,59 @@ class Program:
         return serialize.dump(self)
 
 
-def build(cut) -> Program:
-    """Plan ``cut``, render its kernels as LLVM IR and compile them into a ``Program``."""
+class Prepared:
+    """A planned and rendered program waiting for LLVM (``prepare``; ``finish`` compiles it):
+    everything here is plain data, so ``finish`` may run on another thread while the graph
+    it came from is computed and released."""
+
+    def __init__(self, plan, texts, names, text):
+        self.plan, self.texts, self.names, self.text = plan, texts, names, text
+        self.seconds = 0.0          # time spent preparing
+
+
+def prepare(cut) -> Prepared:
+    """Plan ``cut`` and render its kernels as one LLVM module (no LLVM work yet)."""
     start = time.perf_counter()
     plan = make_plan(cut, SUPPORTS)
-    kernels, steps = plan.kernels, plan.steps
+    kernels = plan.kernels
     texts = {k.name: format_kernel(k) for k in kernels}
     names = [k.name for k in kernels]
     names += [f"{k.name}.{part}" for k in kernels if k.strategy.split_slots for part in ("part", "finish")]
-    obj, text = b"", ""
+    text = ""
     if kernels:
         layout = ParamLayout(plan.contiguous, plan.scalars)
         machine = jit.target_machine()
         text = codegen.module_text(kernels, layout, machine.triple, str(machine.target_data))
-        _, obj = jit.compile_module(text)
+    prepared = Prepared(plan, texts, names, text)
+    prepared.seconds = time.perf_counter() - start
+    return prepared
+
+
+def finish(prepared: Prepared) -> Program:
+    """Compile a prepared program's LLVM module and load it (thread-safe: ``jit`` serializes
+    LLVM)."""
+    start = time.perf_counter()
+    plan, kernels = prepared.plan, prepared.plan.kernels
+    obj = b""
+    if kernels:
+        _, obj = jit.compile_module(prepared.text)
         if telemetry.enabled("kernels"):
             for k in kernels:
-                telemetry.log("kernels", texts[k.name])
-    program = Program(plan.n_inputs, plan.contiguous, plan.values, steps, plan.outputs,
-                      plan.releases, obj, names, texts, plan.scalars)
-    program.llvm_source = text
+                telemetry.log("kernels", prepared.texts[k.name])
+    program = Program(plan.n_inputs, plan.contiguous, plan.values, plan.steps, plan.outputs,
+                      plan.releases, obj, prepared.names, prepared.texts, plan.scalars)
+    program.llvm_source = prepared.text
     program.kernels_ir = kernels            # for inspection, like llvm_source (not stored)
-    routine_calls = sum(isinstance(s, RoutineStep) for s in steps)
+    routine_calls = sum(isinstance(s, RoutineStep) for s in plan.steps)
+    seconds = prepared.seconds + time.perf_counter() - start
     telemetry.log("kernels", f"compiled {len(kernels)} kernels ({routine_calls} routine calls, "
-                             f"{program.extern_count} extern calls) in "
-                             f"{(time.perf_counter() - start) * 1e3:.1f} ms")
+                             f"{program.extern_count} extern calls) in {seconds * 1e3:.1f} ms")
     return program
+
+
+def build(cut) -> Program:
+    """Plan ``cut``, render its kernels as LLVM IR and compile them into a ``Program``."""
+    return finish(prepare(cut))
 
 
 def _unshared(array, values) -> bool:

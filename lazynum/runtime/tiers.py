@@ -1,0 +1,152 @@
+"""Tiered execution: never make a user wait for LLVM on a small program.
+
+With ``LAZYNUM_COMPILE=background`` (the default), a program a compiled backend has not
+seen before gets a ``TieredProgram`` unless ``compile_first`` says compiling pays at once:
+it runs on the *interpreter tier* (the reference backend's NumPy calls, planned from the
+same cut).  Its second run (a cache hit) plans and renders it from that run's trace
+(``prepare``, on the sync's thread: the plan and the LLVM IR text are plain data) and hands
+the LLVM part (``finish``) to one background thread; later runs use the compiled program
+as soon as it is ready.  A one-shot program never compiles; a loop body compiles while
+the loop goes on.  A program whose interpreted run would cost more than compiling it (big
+arrays, few ops) compiles first, as with ``LAZYNUM_COMPILE=eager``.  Both tiers compute NumPy's results (the interpreter tier *is* NumPy's
+semantics, op by op; compiled float reductions may round differently in the last bits).
+
+The worker is a daemon thread: a process may exit with a compile still running.  LLVM
+runs one call at a time (``backends/llvm/jit``), so a sync that compiles eagerly waits for
+the worker's current module at most.
+"""
+from __future__ import annotations
+
+import queue
+import threading
+
+from ..control import telemetry as metrics
+
+# The cost model (seconds): an interpreted run costs about a NumPy call per op plus its
+# elements; a compile about a fixed LLVM cost plus a kernel's worth per op.
+SECONDS_PER_ELEMENT = 2e-9
+SECONDS_PER_CALL = 5e-6
+SECONDS_PER_COMPILE = 20e-3
+SECONDS_PER_COMPILED_OP = 1e-3
+
+
+def compile_first(order) -> bool:
+    """Whether one interpreted run of the cut's nodes would cost more than compiling them."""
+    elements = 0
+    for node in order:
+        size = 1
+        for d in node.shape:
+            size *= int(d)
+        elements += size
+    interpreted = elements * SECONDS_PER_ELEMENT + len(order) * SECONDS_PER_CALL
+    return interpreted > SECONDS_PER_COMPILE + len(order) * SECONDS_PER_COMPILED_OP
+
+
+class TieredProgram:
+    """A program that runs on the interpreter tier until its compiled form is ready.
+
+    ``run`` has the backends' contract; ``on_ready(program)`` is called on the worker
+    thread once the compiled program exists (the compile cache stores it on disk then).
+    """
+
+    def __init__(self, interpreted, backend, on_ready):
+        self.interpreted = interpreted
+        self.compiled = None
+        self.failed = None              # why the compile failed (the program stays interpreted)
+        self._prepared = None
+        self._started = False
+        self._backend = backend
+        self._on_ready = on_ready
+
+    def due(self) -> bool:
+        """Whether this run should start the compile (it is not the program's first)."""
+        return not self._started
+
+    def start(self, prepared) -> None:
+        """Compile ``prepared`` (this program, planned from a later trace) in the background."""
+        self._started = True
+        self._prepared = prepared
+        _worker.submit(self)
+
+    def run(self, inputs, sizes, sites=None):
+        compiled = self.compiled
+        if compiled is not None:
+            return compiled.run(inputs, sizes, sites)
+        metrics.counters["interpreted_runs"] += 1
+        return self.interpreted.run(inputs, sizes, sites)
+
+    def compile_now(self) -> None:
+        """The LLVM half of the compile (on the worker thread)."""
+        prepared = self._prepared
+        if prepared is None:
+            return
+        try:
+            program = self._backend.finish(prepared)
+        except Exception as exc:        # noqa: BLE001 (a compile bug must not kill the worker)
+            self.failed = exc
+            metrics.log("cache", f"background compile failed, the program stays on the "
+                                 f"interpreter tier: {type(exc).__name__}: {exc}")
+            return
+        finally:
+            self._prepared = None
+        self.compiled = program
+        metrics.counters["background_compiles"] += 1
+        self._on_ready(program)
+
+    @property
+    def tier(self) -> str:
+        return "compiled" if self.compiled is not None else "interpreter"
+
+    def __getattr__(self, name):
+        """Inspection (``kernel_count``, ``describe``, ...) answers for the current tier."""
+        return getattr(self.compiled if self.compiled is not None else self.interpreted, name)
+
+
+class _Worker:
+    """One daemon thread compiling submitted programs in order."""
+
+    def __init__(self):
+        self._queue = queue.SimpleQueue()
+        self._idle = threading.Condition()
+        self._pending = 0
+        self._thread = None
+
+    def submit(self, program: TieredProgram) -> None:
+        with self._idle:
+            self._pending += 1
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._loop, name="lazynum-compiler",
+                                                daemon=True)
+                self._thread.start()
+        self._queue.put(program)
+
+    def _loop(self) -> None:
+        while True:
+            program = self._queue.get()
+            try:
+                program.compile_now()
+            finally:
+                with self._idle:
+                    self._pending -= 1
+                    self._idle.notify_all()
+
+    @property
+    def pending(self) -> int:
+        return self._pending
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until every submitted compile has finished; False on timeout."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._pending == 0, timeout)
+
+
+_worker = _Worker()
+
+
+def pending_compiles() -> int:
+    return _worker.pending
+
+
+def wait_for_compiles(timeout: float | None = None) -> bool:
+    """Wait for the background compiles started so far (benchmarks and tests use it)."""
+    return _worker.wait(timeout)

@@ -1,0 +1,97 @@
+"""Tiered execution (runtime/tiers.py): a new program runs on the interpreter tier first,
+compiles in the background from its second run, and gives NumPy's results on either tier."""
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+import lazynum as lnp
+from lazynum.runtime import compile_cache, tiers
+
+
+@pytest.fixture(autouse=True)
+def _background_tier(backend):
+    compile_cache.clear_memory()
+    with lnp.config(backend="llvm", compile="background"):
+        yield
+    tiers.wait_for_compiles(60)
+    compile_cache.clear_memory()
+
+
+def _step(m, x, y):
+    return m.sqrt(x * x + 1.0) - y / 3.0
+
+
+def test_a_loop_switches_tiers_and_keeps_numpys_results():
+    rng = np.random.default_rng(3)
+    x, y = rng.random(50), rng.random(50)
+    expected, got = x.copy(), lnp.asarray(x)
+    tiers_seen = []
+    for i in range(6):
+        expected = _step(np, expected, y)
+        got = _step(lnp, got, lnp.asarray(y))
+        np.testing.assert_allclose(np.asarray(got), expected, rtol=1e-12)
+        program = compile_cache._memory[next(reversed(compile_cache._memory))].program
+        tiers_seen.append(program.tier)
+        if i == 1:
+            assert tiers.wait_for_compiles(60)
+    assert tiers_seen[:2] == ["interpreter", "interpreter"] and tiers_seen[2:] == ["compiled"] * 4
+    metrics = lnp.metrics()
+    assert metrics["interpreted_runs"] == 2 and metrics["background_compiles"] == 1
+    assert metrics["compiles"] == 1
+
+
+def test_a_one_shot_program_never_compiles():
+    x = np.arange(10.0)
+    got = np.asarray(lnp.cos(lnp.asarray(x)) * 2 + 1)
+    np.testing.assert_allclose(got, np.cos(x) * 2 + 1)
+    tiers.wait_for_compiles(60)
+    assert lnp.metrics()["compiles"] == 0 and lnp.metrics()["interpreted_runs"] == 1
+
+
+def test_a_program_on_big_arrays_compiles_first():
+    """30 ops over a million elements: one interpreted run would cost more than compiling."""
+    x = np.full(1_000_000, 0.5)
+    expected, got = x.copy(), lnp.asarray(x)
+    for _ in range(15):
+        expected, got = expected * 1.5 - 0.25, got * 1.5 - 0.25
+    assert tiers.compile_first([node for node in [got._n()]]) is False   # one node alone: no
+    np.testing.assert_allclose(np.asarray(got), expected)
+    assert lnp.metrics()["compiles"] == 1 and lnp.metrics()["interpreted_runs"] == 0
+
+
+def test_eager_policy_compiles_every_new_program_before_it_runs():
+    with lnp.config(compile="eager"):
+        np.asarray(lnp.asarray(np.arange(5.0)) + 1)
+    assert lnp.metrics()["compiles"] == 1 and lnp.metrics()["interpreted_runs"] == 0
+
+
+def test_background_compiles_under_concurrent_syncs_from_threads():
+    errors = []
+
+    def work(seed):
+        try:
+            rng = np.random.default_rng(seed)
+            with lnp.config(backend="llvm", compile="background"):     # config is per thread
+                for _ in range(30):
+                    x = rng.random(64)
+                    got = np.asarray(lnp.tanh(lnp.asarray(x)) * 3 - lnp.asarray(x))
+                    np.testing.assert_allclose(got, np.tanh(x) * 3 - x, rtol=1e-12)
+        except Exception as exc:       # noqa: BLE001 (reported below)
+            errors.append(exc)
+    threads = [threading.Thread(target=work, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert tiers.wait_for_compiles(60)
+    assert lnp.metrics()["background_compiles"] >= 1
+
+
+def test_the_compile_policy_is_checked():
+    with pytest.raises(ValueError, match="LAZYNUM_COMPILE"):
+        with lnp.config(compile="sometimes"):
+            pass
