@@ -95,3 +95,20 @@ def test_the_compile_policy_is_checked():
     with pytest.raises(ValueError, match="LAZYNUM_COMPILE"):
         with lnp.config(compile="sometimes"):
             pass
+
+
+def test_a_keyboard_interrupt_during_a_compile_leaves_lazynum_usable(monkeypatch):
+    import lazynum.backends.llvm as llvm_backend
+
+    def interrupted(cut):
+        raise KeyboardInterrupt
+    with lnp.config(compile="eager"):
+        a = lnp.asarray(np.arange(5.0))
+        a[1:3] = -1
+        b = a * 2
+        monkeypatch.setattr(llvm_backend, "compile", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            np.asarray(b)
+        monkeypatch.undo()
+        np.testing.assert_array_equal(np.asarray(b), [0.0, -2.0, -2.0, 6.0, 8.0])
+        np.testing.assert_array_equal(np.asarray(a), [0.0, -1.0, -1.0, 3.0, 4.0])
