@@ -126,3 +126,19 @@ def test_crash_shrinking_runs_each_try_in_a_fresh_process(backend):
     program = Program(0, (("a", numpy.arange(3)),), statements)
     small = shrink_crash(program, backend, budget=12)
     assert [s.text for s in small.statements] == ["__import__('os').abort()"]
+
+
+def test_generator_skips_writes_where_numpy_disagrees_with_its_own_copy_semantics():
+    """NumPy's in-place negative over a view with a None axis reads values it already wrote
+    (not the copy semantics it documents for overlap); the generator leaves such a statement
+    out, and keeps the same write through an ordinary view."""
+    from bench.fuzz.generate import Generator
+    from bench.fuzz.program import Candidate
+    g = Generator(0)
+    g.ns["b"] = numpy.arange(32, dtype=numpy.float32).reshape(4, 2, 4)
+    g.ns["v"] = g.ns["b"][3, :, None, 2:3]
+    g.ns["w"] = g.ns["b"][1:3]
+    assert not g.attempt(Candidate("np.negative(v, out=v)", "write.out"))
+    numpy.testing.assert_array_equal(g.ns["b"], numpy.arange(32, dtype=numpy.float32).reshape(4, 2, 4))
+    assert g.attempt(Candidate("np.negative(w, out=w)", "write.out"))
+    assert g.ns["b"][1, 0, 0] == -8.0

@@ -123,19 +123,23 @@ class Generator:
         self.foreign &= set(self.ns)
 
     def _out_through_copies(self, candidate):
-        """For ``f(..., out=x)``: (x, what x holds when every operand is a copy), which NumPy
-        documents as the meaning of overlapping operands.  NumPy's own in-place loop over
-        some views (a stride-0 size-1 axis from ``None``) disagrees with it; such programs
-        test NumPy's undefined corner, not lazynum.  None when not applicable."""
-        match = OUT_CALL.match(candidate.text) if candidate.kind == "write.out" else None
-        if match is None or not isinstance(self.ns.get(match.group(3)), numpy.ndarray):
+        """For a write into ``x`` (``x[k] = v``, ``x[m] op= v``, ``np.copyto(x, v)``,
+        ``f(..., out=x)``): (x, what x holds when every array is a copy of its own), which is
+        NumPy's documented meaning of overlapping operands.  NumPy's own loops disagree with
+        it in corners (an in-place ufunc over a view with a ``None`` axis; a boolean-mask
+        assignment from a view of its target reads values it already wrote): such programs
+        test NumPy's undefined behaviour, not lazynum.  None when not applicable."""
+        if not (candidate.kind.startswith("write.") or candidate.kind == "fancy.set"):
+            return None
+        match = OUT_CALL.match(candidate.text) or WRITE_TARGET.match(candidate.text)
+        target = match and (match.groupdict().get("target") or match.groupdict().get("copyto"))
+        if target is None or not isinstance(self.ns.get(target), numpy.ndarray):
             return None
         copies = {name: (v.copy() if isinstance(v, numpy.ndarray) else v) for name, v in self.ns.items()}
-        target = match.group(3)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                eval(f"{match.group(1)}({match.group(2)}, out=__out)", {**copies, "__out": copies[target]})
+                exec(compile(candidate.text, "<fuzz-copies>", "exec"), copies)
         except Exception:      # noqa: BLE001  (then NumPy's own call decides)
             return None
         return target, copies[target]
@@ -265,7 +269,8 @@ def generate(seed: int, min_statements=5, max_statements=30, kinds=None) -> Prog
     return Generator(seed, min_statements, max_statements, kinds).program()
 
 
-OUT_CALL = re.compile(r"^(np\.\w+)\((.*), out=([a-z]\w*)\)$")
+OUT_CALL = re.compile(r"^np\.\w+\(.*, out=(?P<target>[a-z]\w*)\)$")
+WRITE_TARGET = re.compile(r"^(?:np\.copyto\((?P<copyto>[a-z]\w*),|(?!np\.)(?P<target>[a-z]\w*)(?:\[|\.))")
 
 
 def _same_as_copies(copy_semantics, ns) -> bool:
