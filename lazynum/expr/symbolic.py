@@ -98,26 +98,37 @@ def _make(value: int, expr):
     return SymInt(value, expr)
 
 
-def _simplified(name, a, b):
-    """Peephole rules that keep common keys short (``n + 0``, ``n * 1``, ``n // 1``)."""
-    if name in ("add", "sub") and b == 0 and type(b) is int:
-        return a
-    if name == "add" and a == 0 and type(a) is int:
-        return b
-    if name in ("mul", "floordiv") and b == 1 and type(b) is int:
-        return a
-    if name == "mul" and a == 1 and type(a) is int:
-        return b
-    return (name, a, b)
-
-
 def _arith(name, compute, reflected=False):
+    # The hot path of slice-heavy tracing: one type test, no helper calls for a plain-int
+    # operand (``n - 1``), the 0/1 specialization inline, and the peephole rules that keep
+    # common keys short (``n + 0``, ``0 + n``, ``n * 1``, ``1 * n``, ``n // 1`` are ``n``).
+    identity = 0 if name in ("add", "sub") else 1 if name in ("mul", "floordiv") else None
+    new = int.__new__
+
     def method(self, other):
-        if not isinstance(other, int):
+        kind = type(other)
+        if kind is SymInt:
+            other_value, other_expr = int.__int__(other), other.expr
+        elif kind is int or kind is bool or isinstance(other, int):
+            other_value = other_expr = int(other)
+        else:
             return NotImplemented
-        a, b = (other, self) if reflected else (self, other)
-        value = compute(int(a), int(b))
-        return _make(value, _simplified(name, expr_of(a), expr_of(b)))
+        self_value = int.__int__(self)
+        if reflected:
+            value = compute(other_value, self_value)
+            if other_expr == identity and kind is not SymInt and name in ("add", "mul"):
+                expr = self.expr
+            else:
+                expr = (name, other_expr, self.expr)
+        else:
+            value = compute(self_value, other_value)
+            expr = self.expr if (other_expr == identity and kind is not SymInt) else (
+                name, self.expr, other_expr)
+        if value == 0 or value == 1:
+            return value
+        result = new(SymInt, value)
+        result.expr = expr
+        return result
     method.__name__ = f"__{'r' if reflected else ''}{name}__"
     return method
 
