@@ -11,7 +11,6 @@ warning naming what keeps changing.
 """
 from __future__ import annotations
 
-import atexit
 import collections
 import hashlib
 import threading
@@ -148,7 +147,9 @@ def _tiered_entry(backend, cut, sig, start) -> Entry:
         metrics.counters["compiles"] += 1
         if sig.cacheable:
             _to_disk(backend, sig, Entry(program, shape_fn))
-    entry = Entry(tiers.TieredProgram(interpreted, backend, on_ready), shape_fn)
+    keep = (lambda: disk_cache() is not None) if sig.cacheable else (lambda: False)
+    entry = Entry(tiers.TieredProgram(interpreted, backend, on_ready, keep,
+                                      tiers.compile_cost(cut.order)), shape_fn)
     metrics.timers["compile"] += time.perf_counter() - start
     return entry
 
@@ -320,17 +321,6 @@ def _reject(cache, name: str, data: bytes, reason: str) -> None:
     metrics.log("cache", f"rejected {path}: {reason}")
     warnings.warn(f"lazynum: ignoring unusable compile-cache entry {path}: {reason}; the "
                   f"program is compiled again", RuntimeWarning, stacklevel=2)
-
-
-def _store_pending_compiles() -> None:
-    """At exit, let background compiles that the disk cache will keep finish (bounded), so
-    the next process starts warm."""
-    if tiers.pending_compiles() and disk_cache() is not None:
-        tiers.wait_for_compiles(EXIT_WAIT_SECONDS)
-
-
-EXIT_WAIT_SECONDS = 30
-atexit.register(_store_pending_compiles)
 
 
 def clear_memory() -> None:

@@ -3,22 +3,26 @@
 With ``LAZYNUM_COMPILE=background`` (the default), a program a compiled backend has not
 seen before gets a ``TieredProgram`` unless ``compile_first`` says compiling pays at once:
 it runs on the *interpreter tier* (the reference backend's NumPy calls, planned from the
-same cut).  Its second run (a cache hit) plans and renders it from that run's trace
-(``prepare``, on the sync's thread: the plan and the LLVM IR text are plain data) and hands
-the LLVM part (``finish``) to one background thread; later runs use the compiled program
-as soon as it is ready.  A one-shot program never compiles; a loop body compiles while
+same cut).  A later run (a cache hit: the second when the compile is cheap, else once the
+interpreted runs have cost a share of the estimated compile, like renting before buying)
+plans and renders it from that run's trace (``prepare``, on the sync's thread: the plan and
+the LLVM IR text are plain data) and hands the LLVM part (``finish``) to one background
+thread; later runs use the compiled program as soon as it is ready.  A one-shot program never compiles; a loop body compiles while
 the loop goes on.  A program whose interpreted run would cost more than compiling it (big
 arrays, few ops) compiles first, as with ``LAZYNUM_COMPILE=eager``.  Both tiers compute NumPy's results (the interpreter tier *is* NumPy's
 semantics, op by op; compiled float reductions may round differently in the last bits).
 
-The worker is a daemon thread: a process may exit with a compile still running.  LLVM
-runs one call at a time (``backends/llvm/jit``), so a sync that compiles eagerly waits for
-the worker's current module at most.
+The worker is a daemon thread.  At exit it stops taking compiles, finishes the one LLVM is
+running (LLVM torn down under it would abort the process) and those still queued only when
+the disk cache would keep them.  LLVM runs one call at a time (``backends/llvm/jit``), so a
+sync that compiles eagerly waits for the worker's current module at most.
 """
 from __future__ import annotations
 
+import atexit
 import queue
 import threading
+import time
 
 from ..control import telemetry as metrics
 
@@ -27,7 +31,16 @@ from ..control import telemetry as metrics
 SECONDS_PER_ELEMENT = 2e-9
 SECONDS_PER_CALL = 5e-6
 SECONDS_PER_COMPILE = 20e-3
-SECONDS_PER_COMPILED_OP = 1e-3
+SECONDS_PER_COMPILED_OP = 2e-3
+
+
+CHEAP_COMPILE = 0.1          # seconds: a compile estimated below this starts at the 2nd run
+RENT_SHARE = 1.0             # else it starts once interpreted runs took as long as it would
+
+
+def compile_cost(order) -> float:
+    """Estimated seconds to plan and compile the cut's nodes."""
+    return SECONDS_PER_COMPILE + len(order) * SECONDS_PER_COMPILED_OP
 
 
 def compile_first(order) -> bool:
@@ -39,7 +52,7 @@ def compile_first(order) -> bool:
             size *= int(d)
         elements += size
     interpreted = elements * SECONDS_PER_ELEMENT + len(order) * SECONDS_PER_CALL
-    return interpreted > SECONDS_PER_COMPILE + len(order) * SECONDS_PER_COMPILED_OP
+    return interpreted > compile_cost(order)
 
 
 class TieredProgram:
@@ -49,7 +62,9 @@ class TieredProgram:
     thread once the compiled program exists (the compile cache stores it on disk then).
     """
 
-    def __init__(self, interpreted, backend, on_ready):
+    def __init__(self, interpreted, backend, on_ready, keep_at_exit=lambda: False,
+                 compile_seconds=0.0):
+        self.keep_at_exit = keep_at_exit    # whether a compile still queued at exit is wanted
         self.interpreted = interpreted
         self.compiled = None
         self.failed = None              # why the compile failed (the program stays interpreted)
@@ -57,10 +72,17 @@ class TieredProgram:
         self._started = False
         self._backend = backend
         self._on_ready = on_ready
+        self._compile_seconds = compile_seconds     # the cost model's estimate
+        self._interpreted_seconds = 0.0             # spent on the interpreter tier so far
 
     def due(self) -> bool:
-        """Whether this run should start the compile (it is not the program's first)."""
-        return not self._started
+        """Whether this run (not the program's first) should start the compile: at once when
+        it is cheap, else once the interpreted runs have cost ``RENT_SHARE`` of it (a program
+        of thousands of ops planned for a one-off second run would stall that run)."""
+        if self._started:
+            return False
+        return (self._compile_seconds <= CHEAP_COMPILE
+                or self._interpreted_seconds >= RENT_SHARE * self._compile_seconds)
 
     def start(self, prepared) -> None:
         """Compile ``prepared`` (this program, planned from a later trace) in the background."""
@@ -73,7 +95,11 @@ class TieredProgram:
         if compiled is not None:
             return compiled.run(inputs, sizes, sites)
         metrics.counters["interpreted_runs"] += 1
-        return self.interpreted.run(inputs, sizes, sites)
+        start = time.perf_counter()
+        try:
+            return self.interpreted.run(inputs, sizes, sites)
+        finally:
+            self._interpreted_seconds += time.perf_counter() - start
 
     def compile_now(self) -> None:
         """The LLVM half of the compile (on the worker thread)."""
@@ -110,25 +136,43 @@ class _Worker:
         self._idle = threading.Condition()
         self._pending = 0
         self._thread = None
+        self._closing = False
+        self._registered = False
 
     def submit(self, program: TieredProgram) -> None:
         with self._idle:
+            if self._closing:
+                return
             self._pending += 1
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._loop, name="lazynum-compiler",
                                                 daemon=True)
                 self._thread.start()
+                if not self._registered:
+                    # Registered after llvmlite was imported, so it runs before llvmlite's own
+                    # exit handler shuts LLVM down (atexit is last-in, first-out): LLVM must
+                    # not be torn down under a compile (the process would abort).
+                    atexit.register(self.close)
+                    self._registered = True
         self._queue.put(program)
 
     def _loop(self) -> None:
         while True:
             program = self._queue.get()
             try:
-                program.compile_now()
+                if not self._closing or program.keep_at_exit():
+                    program.compile_now()
             finally:
                 with self._idle:
                     self._pending -= 1
                     self._idle.notify_all()
+
+    def close(self) -> None:
+        """At exit: no new compiles; queued ones run only if the disk cache would keep them;
+        wait for the one LLVM is running."""
+        with self._idle:
+            self._closing = True
+        self.wait()
 
     @property
     def pending(self) -> int:

@@ -52,8 +52,8 @@ def test_a_one_shot_program_never_compiles():
 
 
 def test_a_program_on_big_arrays_compiles_first():
-    """30 ops over a million elements: one interpreted run would cost more than compiling."""
-    x = np.full(1_000_000, 0.5)
+    """30 ops over three million elements: one interpreted run would cost more than compiling."""
+    x = np.full(3_000_000, 0.5)
     expected, got = x.copy(), lnp.asarray(x)
     for _ in range(15):
         expected, got = expected * 1.5 - 0.25, got * 1.5 - 0.25

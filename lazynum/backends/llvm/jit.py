@@ -97,6 +97,14 @@ class Machine:
         if missing:     # calling address 0 would kill the process
             raise ValueError(f"object code defines no kernel {', '.join(missing)}")
 
+    def __del__(self):
+        # Disposing an engine frees a module of LLVM's global context: never while another
+        # thread (the background compiler) parses into that context.
+        engine, lock = getattr(self, "engine", None), _lock
+        if engine is not None and lock is not None:     # (at interpreter exit: leave it)
+            with lock:
+                engine.close()
+
 
 @functools.lru_cache(maxsize=None)
 def host_object_header() -> bytes:
