@@ -112,3 +112,28 @@ def test_a_keyboard_interrupt_during_a_compile_leaves_lazynum_usable(monkeypatch
         monkeypatch.undo()
         np.testing.assert_array_equal(np.asarray(b), [0.0, -2.0, -2.0, 6.0, 8.0])
         np.testing.assert_array_equal(np.asarray(a), [0.0, -1.0, -1.0, 3.0, 4.0])
+
+
+EXIT_SCRIPT = """
+import numpy, lazynum as np
+with np.config(backend="llvm", compile="background", cache_dir="off"):
+    for k in range(12):
+        x = np.asarray(numpy.arange(10.0 + k))
+        for _ in range(2):          # the second run starts each program's background compile
+            y = x
+            for j in range(k % 5 + 2):
+                y = np.sin(y) * (j + 1) + np.cos(y[::-1])
+            float(y.sum())
+print("done")
+"""
+
+
+def test_the_process_exits_cleanly_with_background_compiles_in_flight():
+    """At exit the worker finishes the compile LLVM is running (LLVM objects freed under it
+    aborted the process) and drops the queued ones."""
+    import subprocess
+    import sys
+    proc = subprocess.run([sys.executable, "-c", EXIT_SCRIPT], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "done"
