@@ -1,5 +1,6 @@
 """Differential tests of lazynum.mathfuncs against NumPy: where, clip, rounding, nan_to_num,
 isclose/allclose, array_equal/array_equiv, real/imag helpers, sinc, isposinf/isneginf."""
+import itertools
 import warnings
 
 import numpy as np
@@ -284,3 +285,17 @@ def test_isclose_keeps_python_scalar_tolerances_weak_like_numpy():
         expected = np.isclose(a, b)
         got = np.asarray(lnp.isclose(lnp.asarray(a), b))
     assert got.dtype == expected.dtype and got.shape == expected.shape and got == expected
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_clip_keeps_the_sign_of_a_zero_on_a_tie_and_propagates_nan_as_numpy(dtype):
+    """NumPy's clip keeps x when it is not strictly outside the bounds (clip(-0.0, -1, 0)
+    is -0.0, where minimum(-0.0, 0.0) is 0.0), gives NaN for a NaN anywhere and high when
+    low > high."""
+    values = np.array([np.nan, -5.0, -1.0, -0.0, 0.0, 0.5, 1.0, 5.0] * 3, dtype=dtype)
+    for low, high in itertools.product([np.nan, -1.0, -0.0, 0.0, 1.0], repeat=2):
+        expected = np.clip(values, low, high)
+        got = np.asarray(lnp.clip(lnp.asarray(values), low, high))
+        assert got.dtype == expected.dtype
+        np.testing.assert_array_equal(got, expected)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(expected))

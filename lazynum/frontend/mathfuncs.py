@@ -126,13 +126,27 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
                     None if dtype is None else dtypes.normalize(dtype), casting)
     x, low, high = [cast(v, want) if type(v) is nodes.Node else _weak_node(v, k, want)
                     for (v, k), want in zip(items, loop)]
-    # NumPy's clip loop is min(max(x, lo), hi) with NaN propagating from every operand.
-    result = _apply(UFUNC_OPS["minimum"], (_apply(UFUNC_OPS["maximum"], (x, low)), high))
+    result = _clip_nodes(x, low, high)
     if result.dtype != loop[3]:
         result = cast(result, loop[3])
     if out is None and where is True:
         return wrap_ordered(result, result_order((a, a_min, a_max), result.shape))
     return _store(_um_clip, [result], out, where, casting)
+
+
+def _clip_nodes(x, low, high):
+    """NumPy's clip: ``x`` unless it is strictly below ``low`` (then ``low``) or, after that,
+    strictly above ``high`` (then ``high``), so a tie keeps ``x``'s signed zero
+    (``clip(-0.0, -1, 0)`` is -0.0, where ``minimum(-0.0, 0.0)`` is 0.0); a NaN anywhere
+    gives NaN; ``low > high`` gives ``high``."""
+    below = _apply(UFUNC_OPS["less"], (x, low))
+    if x.dtype.kind == "f":
+        below = _apply(UFUNC_OPS["logical_or"], (below, _apply(UFUNC_OPS["isnan"], (low,))))
+    raised = _apply(SELECT, (below, low, x))
+    above = _apply(UFUNC_OPS["greater"], (raised, high))
+    if x.dtype.kind == "f":
+        above = _apply(UFUNC_OPS["logical_or"], (above, _apply(UFUNC_OPS["isnan"], (high,))))
+    return _apply(SELECT, (above, high, raised))
 
 
 # -- rounding ------------------------------------------------------------------------------
