@@ -659,3 +659,17 @@ def test_power_operator_calls_numpys_unary_ufuncs_for_exact_python_exponents():
     for got in (y ** 0.5, lnp.sqrt(y)):
         assert got.dtype == np.float32 and np.signbit(np.asarray(got)[0])
         assert np.isnan(np.asarray(got)[1])
+
+
+@pytest.mark.parametrize("name", ["maximum", "minimum"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_maximum_minimum_of_signed_zeros_and_nans_are_numpys(name, dtype):
+    """A tie of signed zeros gives NumPy's second operand and a NaN in either propagates
+    (the llvm backend's IEEE maximum/minimum intrinsics ordered -0.0 below +0.0)."""
+    a = np.array([-0.0, 0.0, np.nan, 1.0, -0.0, np.nan] * 4, dtype=dtype)
+    b = np.array([0.0, -0.0, 1.0, np.nan, -0.0, np.nan] * 4, dtype=dtype)
+    expected = getattr(np, name)(a, b)
+    got = np.asarray(getattr(lnp, name)(lnp.asarray(a), lnp.asarray(b)))
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(expected))

@@ -37,6 +37,8 @@ def _combine(e: Emitter, combine, acc, value, dt) -> str:
     if dt.kind == "f" and combine in ("add", "multiply"):
         op = "fadd" if combine == "add" else "fmul"
         return e.assign(f"{op} reassoc {ltype(dt)} {acc}, {value}")
+    if dt.kind == "f" and combine in ("maximum", "minimum"):
+        return e.intrinsic(combine, dt, [acc, value])      # the vectorizable reduction form
     return so.emit(e, lookup_combine(combine).scalar_op, [acc, value], [dt, dt], dt)
 
 

@@ -150,6 +150,8 @@ def emit(e: Emitter, op: str, args, arg_dtypes, out) -> str:
             return e.assign(f"{FLOAT_ARITH[op]} {ltype(dt)} {args[0]}, {args[1]}")
         if op in FLOAT_INTRINSICS:
             return e.intrinsic(FLOAT_INTRINSICS[op], dt, args)
+        if op in ("maximum", "minimum"):
+            return numpy_extreme(e, op, args, dt)
         if op in BINARY_INTRINSICS:
             return e.intrinsic(BINARY_INTRINSICS[op], dt, args)
         if op == "nextafter":       # exact: scalar libm is the one implementation
@@ -414,6 +416,18 @@ def _logaddexp(base2):
         eq = e.assign(f"fcmp oeq {t} {x}, {y}")
         return e.assign(f"select i1 {eq}, {t} {same}, {t} {v}")
     return handler
+
+
+def numpy_extreme(e: Emitter, op: str, args, dt) -> str:
+    """NumPy's elementwise float maximum/minimum: ``a`` if it wins strictly or is NaN, else
+    ``b`` (so a NaN in either propagates, and a tie of signed zeros gives ``b``, where
+    LLVM's ``maximum``/``minimum`` order -0.0 below +0.0).  Reductions keep the intrinsic
+    (``codegen._combine``: its vectorized form; a reduction's tie order is NumPy's loop's)."""
+    t, (a, b) = ltype(dt), args
+    wins = e.assign(f"fcmp {'ogt' if op == 'maximum' else 'olt'} {t} {a}, {b}")
+    nan = e.assign(f"fcmp uno {t} {a}, {a}")
+    take = e.assign(f"or i1 {wins}, {nan}")
+    return e.assign(f"select i1 {take}, {t} {a}, {t} {b}")
 
 
 def cast(e: Emitter, value: str, src: np.dtype, dst: np.dtype) -> str:
