@@ -48,7 +48,9 @@ def _mask_of_mask(y, mask):
         return BoundedArray(data, (both.astype(dtypes.INT64).sum(),) + y._sizes[1:], (rows, both))
     if mask._sizes[0] is not y._sizes[0]:
         extent = y._sizes[0] if y._sizes[0] is not None else int(y._data.shape[0])
-        count = checked(count, mask._sizes[0] == extent, "IndexError",
+        # NumPy indexes with an empty boolean array as with an empty integer one: a mask of
+        # run-time size 0 selects nothing from an array of any extent.
+        count = checked(count, (mask._sizes[0] == extent) | (mask._sizes[0] == 0), "IndexError",
                         "boolean index did not match indexed array along axis 0 (run-time sizes)")
     return BoundedArray(data, (count,) + y._sizes[1:])
 

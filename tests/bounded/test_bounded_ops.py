@@ -254,3 +254,17 @@ def test_a_bounded_operand_aligned_in_two_dims_keeps_both(values, threshold):
     result = np.asarray(got)
     assert result.shape == expected.shape and result.dtype == expected.dtype
     np.testing.assert_array_equal(result, expected)
+
+
+@pytest.mark.parametrize("values", [[0.0], [0.0, 3.0], [2.0, 5.0, 7.0]])
+def test_a_bounded_mask_of_run_time_size_0_selects_nothing_from_any_extent(values):
+    """NumPy indexes with an empty boolean array as with an empty integer one, whatever the
+    indexed extent: a mask of run-time size 0 is no IndexError (it raised one at the sync)."""
+    base = np.array(values)
+    expected_indices = np.nonzero(base < -1)[0]                      # always empty
+    expected = np.nonzero(base >= -1)[0][expected_indices >= 2]      # shapes (n,) vs (0,)
+    lazy = lnp.asarray(base)
+    indices = lnp.nonzero(lazy >= -1)[0]
+    got = indices[lnp.nonzero(lazy < -1)[0] >= 2]
+    result = np.asarray(got)
+    assert result.shape == expected.shape == (0,) and result.dtype == expected.dtype
