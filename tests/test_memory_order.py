@@ -206,6 +206,7 @@ def _fancy(a, kind):
 
 RESULT_PRODUCERS = {
     "tile by ones (a 'K' copy)": lambda m, a: m.tile(a, (1,) * (a.ndim + 1)),
+    "round to 2 decimals (a ufunc result)": lambda m, a: m.round(a * 1.0, 2),
     "fancy index first axis": lambda m, a: a[_index(a.shape[0])],
     "fancy index last axis": lambda m, a: a[..., _index(a.shape[-1])],
     "fancy index x[:, idx]": lambda m, a: a[..., _index(a.shape[-1])] if a.ndim == 1

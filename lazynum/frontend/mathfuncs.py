@@ -186,8 +186,12 @@ def around(a, decimals=0, out=None):
         if is_int:     # through a float64 temporary, cast back at the end
             result = call(op2, (call(np.rint, (call(op1, (a, f)),)), f))
             return wrap(cast(result._n(), a.dtype))
-        out = wrap(broadcast_node(nodes.scalar(0, a.dtype), a.shape))
-    ret = call(op1, (a, f), out=out)
+        if a.dtype.kind == "f":
+            ret = call(op1, (a, f))     # a new array in a's memory order ('K'), as NumPy's
+        else:                           # into a's dtype: NumPy's casting error for bool
+            out = wrap(broadcast_node(nodes.scalar(0, a.dtype), a.shape))
+    if out is not None:
+        ret = call(op1, (a, f), out=out)
     call(np.rint, (ret,), out=ret)
     return call(op2, (ret, f), out=ret)
 
