@@ -102,7 +102,8 @@ def make_plan(cut, supports) -> Plan:
     kernels = _share_identical_kernels(kernels, steps)
     _choose_strategies(kernels, steps)
     scalars = [i for i, leaf in enumerate(cut.leaves) if not leaf.shape]
-    return Plan(n_inputs, list(cut.leaf_contiguous), scalars, values, steps, outputs, releases, kernels)
+    return Plan(n_inputs, list(cut.leaf_contiguous), scalars, values, steps, outputs, releases,
+                kernels)
 
 
 def _value_numbers(cut, sched):
@@ -139,14 +140,16 @@ def _call_step(cut, node, numbers, order_index, supports):
     args = [numbers[a.id] for a in node.args]
     lowering = node.op.lowerings.get(KERNEL)
     if isinstance(lowering, Routine) and supports.routine(lowering.name, node.dtype):
-        return RoutineStep(lowering.name, node.dtype.itemsize, args, numbers[node.id], order_index[node.id])
+        return RoutineStep(lowering.name, node.dtype.itemsize, args, numbers[node.id],
+                           order_index[node.id])
     return ExternStep(node.op, cut.attrs(node), args, numbers[node.id], order_index[node.id])
 
 
 def _kernel_step(kernel: Kernel) -> KernelStep:
     stored = {s.buffer for p in kernel.phases for s in p.stores}
     args = [b.number for b in kernel.buffers if b.role != "param"]
-    writes = [b.number for b in kernel.buffers if b.role not in ("input", "param") and b.name in stored]
+    writes = [b.number for b in kernel.buffers
+              if b.role not in ("input", "param") and b.name in stored]
     scalars = [b.number for b in kernel.buffers if b.role == "param"]
     extent, work = _launch_shape(kernel)
     return KernelStep(kernel.name, args, writes, extent, work, scalars)
@@ -193,7 +196,8 @@ def _canonical_text(kernel) -> str:
             renames[buf.name] = f"arg{pointer}"
             pointer += 1
     lines = [re.sub(r"^\s*(output|temp)\s", "buffer ", line.split("#")[0].rstrip())
-             for line in format_kernel(kernel).splitlines()[1:] if not line.lstrip().startswith("#")]
+             for line in format_kernel(kernel).splitlines()[1:]
+             if not line.lstrip().startswith("#")]
     body = "\n".join(lines)
     return re.sub(r"\b(in\d+|v\d+)\b", lambda m: renames.get(m.group(1), m.group(1)), body)
 

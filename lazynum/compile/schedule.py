@@ -171,8 +171,8 @@ class _Scheduler:
             total = 1 + sum(cost.get(a.id, 0) for a in node.args if a.id not in keep)
             if total > MAX_FUSED_OPS and node.id not in keep:
                 keep.add(node.id)
-                producer = max((a for a in node.args if a.id not in keep), key=lambda a: cost.get(a.id, 0),
-                               default=None)
+                producer = max((a for a in node.args if a.id not in keep),
+                               key=lambda a: cost.get(a.id, 0), default=None)
                 self.refusals.append(Refusal(describe(node), producer and describe(producer),
                                              f"kernel size limit ({MAX_FUSED_OPS} ops): "
                                              "the node gets a buffer"))
@@ -280,7 +280,8 @@ class _Scheduler:
         """Why ``_fits(spec, node)`` is false, in the terms it checks."""
         loops = _shape_text(tuple(spec.outer) + tuple(spec.inner))
         if self.kinds[node.id] != "reduce":
-            return f"its shape {_shape_text(self.cut.shape(node.shape))} is not the kernel's loops {loops}"
+            shape = _shape_text(self.cut.shape(node.shape))
+            return f"its shape {shape} is not the kernel's loops {loops}"
         outer, (reduced, axes) = _reduce_key(node, self.cut)
         if spec.reduce_key is not None and spec.reduce_key != (reduced, axes):
             return (f"it reduces axes {axes} of extents {_shape_text(reduced)}; the kernel's "

@@ -4,13 +4,15 @@ With ``LAZYNUM_COMPILE=background`` (the default), a program a compiled backend 
 seen before gets a ``TieredProgram`` unless ``compile_first`` says compiling pays at once:
 it runs on the *interpreter tier* (the reference backend's NumPy calls, planned from the
 same cut).  A later run (a cache hit: the second when the compile is cheap, else once the
-interpreted runs have cost a share of the estimated compile, like renting before buying)
+interpreted runs have cost as much as the estimated compile, like renting before buying)
 plans and renders it from that run's trace (``prepare``, on the sync's thread: the plan and
 the LLVM IR text are plain data) and hands the LLVM part (``finish``) to one background
-thread; later runs use the compiled program as soon as it is ready.  A one-shot program never compiles; a loop body compiles while
-the loop goes on.  A program whose interpreted run would cost more than compiling it (big
-arrays, few ops) compiles first, as with ``LAZYNUM_COMPILE=eager``.  Both tiers compute NumPy's results (the interpreter tier *is* NumPy's
-semantics, op by op; compiled float reductions may round differently in the last bits).
+thread; later runs use the compiled program as soon as it is ready.  A one-shot program
+never compiles; a loop body compiles while the loop goes on.  A program whose interpreted
+run would cost more than compiling it (big arrays, few ops) compiles first, as with
+``LAZYNUM_COMPILE=eager``.  Both tiers compute NumPy's results (the interpreter tier *is*
+NumPy's semantics, op by op; compiled float reductions may round differently in the last
+bits).
 
 The worker is a daemon thread.  At exit it stops taking compiles, finishes the one LLVM is
 running (LLVM torn down under it would abort the process) and those still queued only when
@@ -32,8 +34,6 @@ SECONDS_PER_ELEMENT = 2e-9
 SECONDS_PER_CALL = 5e-6
 SECONDS_PER_COMPILE = 20e-3
 SECONDS_PER_COMPILED_OP = 2e-3
-
-
 CHEAP_COMPILE = 0.1          # seconds: a compile estimated below this starts at the 2nd run
 RENT_SHARE = 1.0             # else it starts once interpreted runs took as long as it would
 
