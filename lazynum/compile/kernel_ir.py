@@ -160,7 +160,7 @@ def format_kernel(kernel: Kernel) -> str:
 
 
 def _dim_text(d) -> str:
-    return str(d) if isinstance(d, int) else f"n{d.index}"
+    return str(d) if isinstance(d, (int, str)) else f"n{d.index}"
 
 
 def _format_phase(p, phase, indent, names, numbered):

@@ -2,8 +2,10 @@
 
 ``make_plan(cut, supports)`` schedules the cut (fusion, ``schedule``), numbers its values
 (the cut's inputs first, then every buffer the program materializes), lowers each kernel
-spec to the kernel IR with buffers that carry their numbers, lets identical kernels share
-one function, chooses each kernel's loop strategy (``loop_strategy``) and says after which
+spec to the kernel IR with buffers that carry their numbers, turns each kernel into a
+template with its sizes and strides as parameters (``kernel_template``: kernels that differ
+only in those share one function, in this program and in every other), chooses each
+template's loop strategy (``loop_strategy``) and says after which
 step each intermediate is dead; ``donations`` says which extern call may update its argument
 in place (computed again when a stored program is loaded: it is keyed by the step objects).
 
@@ -14,11 +16,11 @@ registry name) for the disk cache.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from . import index_expr as ix
-from .kernel_ir import Buffer, Kernel, format_kernel
+from .kernel_ir import Buffer, Kernel
+from .kernel_template import templatize
 from .loop_strategy import choose
 from .lowering import lower_kernel
 from .schedule import ExternSpec, schedule
@@ -26,15 +28,20 @@ from ..expr.registry import KERNEL, Routine
 
 
 class KernelStep:
-    """Launch of one kernel: ``args`` are value numbers, ``writes`` those it stores,
-    ``scalars`` the 0-d inputs it reads (a backend passes them by value, so a loop body
-    traced many times compiles once).  ``split``/``split_extent``: the kernel's reduction
-    splits across threads with that many scratch slots a part, over that loop's extent."""
-    __slots__ = ("name", "args", "writes", "extent", "work", "scalars", "split", "split_extent")
+    """Launch of one kernel template (``name``): ``args`` are value numbers, ``writes``
+    those it stores, ``scalars`` the 0-d inputs it reads (a backend passes them by value,
+    so a loop body traced many times compiles once), ``params`` the program atoms its
+    parameters take (``kernel_template``: sizes ``("s", k)``, input strides ``("t", i,
+    j)``).  ``extent``/``work`` are in program sizes.  ``split``/``split_extent``: the
+    kernel's reduction splits across threads with that many scratch slots a part, over
+    that loop's extent."""
+    __slots__ = ("name", "args", "writes", "extent", "work", "scalars", "params", "split",
+                 "split_extent")
 
-    def __init__(self, name, args, writes, extent, work, scalars=()):
+    def __init__(self, name, args, writes, extent, work, scalars=(), params=()):
         self.name, self.args, self.writes, self.extent, self.work = name, args, writes, extent, work
         self.scalars = list(scalars)
+        self.params = tuple(params)
         self.split = 0
         self.split_extent = None
 
@@ -68,7 +75,7 @@ class Plan:
     steps: list             # of KernelStep / ExternStep / RoutineStep, in order
     outputs: list           # value numbers the program returns
     releases: dict          # step index -> value numbers dead after it
-    kernels: list           # of Kernel (after sharing), each with its ``strategy``
+    kernels: list           # of Kernel templates (one each), each with its ``strategy``
 
 
 def evaluate(index: ix.Index, sizes) -> int:
@@ -88,18 +95,22 @@ def make_plan(cut, supports) -> Plan:
     numbers, values = _value_numbers(cut, sched)
     buffers = _buffers(cut, numbers)
     order_index = {n.id: j for j, n in enumerate(cut.order)}
-    steps, kernels = [], []
+    steps, kernels = [], {}
     for spec in sched.steps:
         if isinstance(spec, ExternSpec):
             steps.append(_call_step(cut, spec.node, numbers, order_index, supports))
             continue
-        kernel = lower_kernel(cut, buffers, spec, f"k{len(kernels)}")
-        kernels.append(kernel)
-        steps.append(_kernel_step(kernel))
+        kernel = lower_kernel(cut, buffers, spec, f"k{len(steps)}")
+        step = _kernel_step(kernel)
+        template, step.params = templatize(kernel)
+        step.name = template.name
+        if template.name not in kernels:        # a loop body traced 50 times: one template
+            kernels[template.name] = template
+        steps.append(step)
     outputs = [numbers[n.id] for n in cut.outputs]
     n_inputs = len(cut.leaves)
     releases = _releases(steps, outputs, n_inputs)
-    kernels = _share_identical_kernels(kernels, steps)
+    kernels = list(kernels.values())
     _choose_strategies(kernels, steps)
     scalars = [i for i, leaf in enumerate(cut.leaves) if not leaf.shape]
     return Plan(n_inputs, list(cut.leaf_contiguous), scalars, values, steps, outputs, releases,
@@ -152,7 +163,10 @@ def _kernel_step(kernel: Kernel) -> KernelStep:
               if b.role not in ("input", "param") and b.name in stored]
     scalars = [b.number for b in kernel.buffers if b.role == "param"]
     extent, work = _launch_shape(kernel)
-    return KernelStep(kernel.name, args, writes, extent, work, scalars)
+    step = KernelStep(kernel.name, args, writes, extent, work, scalars)
+    if not kernel.outer and kernel.phases and kernel.phases[0].inner:
+        step.split_extent = kernel.phases[0].inner[0].extent    # used if the strategy splits
+    return step
 
 
 def _launch_shape(kernel):
@@ -177,44 +191,7 @@ def _choose_strategies(kernels, steps) -> None:
         by_name[kernel.name] = kernel
     for step in steps:
         if isinstance(step, KernelStep):
-            kernel = by_name[step.name]
-            if kernel.strategy.split_slots:
-                step.split = kernel.strategy.split_slots
-                step.split_extent = kernel.phases[0].inner[0].extent
-
-
-def _canonical_text(kernel) -> str:
-    """The kernel's code with its buffers named by argument position: equal texts compute
-    the same function of their arguments (a loop body traced 50 times compiles once)."""
-    renames = {}
-    pointer = scalar = 0
-    for buf in kernel.buffers:
-        if buf.role == "param":
-            renames[buf.name] = f"scalar{scalar}"
-            scalar += 1
-        else:
-            renames[buf.name] = f"arg{pointer}"
-            pointer += 1
-    lines = [re.sub(r"^\s*(output|temp)\s", "buffer ", line.split("#")[0].rstrip())
-             for line in format_kernel(kernel).splitlines()[1:]
-             if not line.lstrip().startswith("#")]
-    body = "\n".join(lines)
-    return re.sub(r"\b(in\d+|v\d+)\b", lambda m: renames.get(m.group(1), m.group(1)), body)
-
-
-def _share_identical_kernels(kernels, steps) -> list:
-    """Drop kernels identical to an earlier one; their steps call the earlier function."""
-    first, unique, alias = {}, [], {}
-    for kernel in kernels:
-        key = _canonical_text(kernel)
-        if key not in first:
-            first[key] = kernel.name
-            unique.append(kernel)
-        alias[kernel.name] = first[key]
-    for step in steps:
-        if isinstance(step, KernelStep):
-            step.name = alias[step.name]
-    return unique
+            step.split = by_name[step.name].strategy.split_slots
 
 
 def _releases(steps, outputs, n_inputs) -> dict:

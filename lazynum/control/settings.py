@@ -13,6 +13,7 @@ changed); ``reload_from_environment`` reaches another thread's caches at its nex
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import threading
 from dataclasses import dataclass, fields, replace
@@ -219,7 +220,12 @@ def reload_from_environment() -> Settings:
 
 def effective_threads() -> int:
     """Worker threads to use: ``LAZYNUM_THREADS``, or every core when it is 0."""
-    return get().threads or (os.cpu_count() or 1)
+    return get().threads or _cores()
+
+
+@functools.lru_cache(maxsize=None)
+def _cores() -> int:
+    return os.cpu_count() or 1      # (a system call: asked once, not at every launch)
 
 
 def describe() -> str:

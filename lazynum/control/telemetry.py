@@ -33,7 +33,7 @@ COUNTER_NAMES = (
     "syncs", "fallbacks", "auto_flushes", "nodes_computed", "bytes_allocated",
     "compiles", "cache_hits", "cache_misses", "kernels_launched",
     "cache_hits_memory", "cache_hits_disk", "cache_misses_disk", "disk_writes",
-    "interpreted_runs", "background_compiles",
+    "interpreted_runs", "background_compiles", "kernels_compiled", "kernels_reused",
 )
 TIMER_NAMES = ("hash", "compile", "run", "sync", "trace")
 counters = dict.fromkeys(COUNTER_NAMES, 0)
@@ -87,7 +87,10 @@ def metrics() -> dict:
     ``compiles``, ``cache_hits``, ``cache_misses`` (``cache_hits_memory``/``cache_hits_disk``,
     ``cache_misses_disk``, ``disk_writes`` split them by store), ``kernels_launched``,
     ``interpreted_runs`` (runs of a new program on the interpreter tier while its kernels
-    compile in the background: ``LAZYNUM_COMPILE``), ``background_compiles``, and
+    compile in the background: ``LAZYNUM_COMPILE``), ``background_compiles``,
+    ``kernels_compiled`` (kernel templates LLVM compiled: each is compiled once per process
+    and serves every program using it) and ``kernels_reused`` (templates a new program
+    found compiled already), and
     ``time_<phase>_s`` for the phases ``hash`` (signature of each sync's graph), ``compile``
     (misses), ``run`` (executing programs), ``sync`` (all of a sync: hash, lookup, compile,
     run) and ``trace`` (host time between syncs, which includes the user's own Python).

@@ -11,12 +11,12 @@ import functools
 import hashlib
 import pathlib
 
-from . import jit, serialize
+from . import jit, kernel_cache, serialize
 from .program import Prepared, Program, build, finish, prepare
 
 NAME = "llvm"
 # Bumped whenever generated code or the serialized format changes meaning.
-ARTIFACT_VERSION = "llvm-program-1"
+ARTIFACT_VERSION = "llvm-program-2"
 
 
 def artifact_tag() -> str:
@@ -41,13 +41,13 @@ def compile(cut) -> Program:  # noqa: A001 - the backend contract's name
 
 
 # ``compile`` in two halves, for background compilation (``runtime.compile_cache``):
-# ``prepare(cut)`` plans and renders on the calling thread; ``finish(prepared)`` runs LLVM
-# and may run on another thread.
+# ``prepare(cut)`` plans on the calling thread; ``finish(prepared)`` runs LLVM on the kernel
+# templates not compiled yet (``Prepared.missing``) and may run on another thread.
 
 
 def load(data: bytes) -> Program:
     """Rebuild a ``Program`` from ``Program.to_bytes()``; ValueError when malformed."""
-    return serialize.restore(data, Program)
+    return serialize.restore(data, Program, kernel_cache.loaded)
 
 
 __all__ = ["NAME", "ARTIFACT_VERSION", "Prepared", "Program", "artifact_tag", "compile", "finish",

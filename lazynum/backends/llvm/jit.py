@@ -16,6 +16,7 @@ import ctypes
 import ctypes.util
 import functools
 import re
+import sys
 import threading
 
 import llvmlite.binding as llvm
@@ -101,9 +102,10 @@ class Machine:
         # Disposing an engine frees a module of LLVM's global context: never while another
         # thread (the background compiler) parses into that context.
         engine, lock = getattr(self, "engine", None), _lock
-        if engine is not None and lock is not None:     # (at interpreter exit: leave it)
-            with lock:
-                engine.close()
+        if engine is None or lock is None or sys.is_finalizing():   # at exit: leave it
+            return
+        with lock:
+            engine.close()
 
 
 @functools.lru_cache(maxsize=None)

@@ -1,11 +1,14 @@
-"""A compiled program: kernels (machine code), routine and extern calls, in order, on buffers.
+"""A compiled program: kernel launches, routine and extern calls, in order, on buffers.
 
 ``build(cut)`` asks the compile layer for a plan (``compile.plan.make_plan``: schedule, value
-numbers, kernel IR, loop strategies), renders its kernels as one LLVM module (``codegen``)
-and compiles it (``jit``).  The resulting ``Program`` holds no graph nodes: steps refer to
-values by number (inputs first, then the buffers of materialized nodes), sizes are read
-from the ``sizes`` vector at each run, and extern calls name their op, so a program serves
-every later trace that hits its cache entry and survives ``to_bytes``/``load``.
+numbers, kernel templates, loop strategies) and gets each template's machine code from
+``kernel_cache``, which renders (``codegen``) and compiles (``jit``) only the templates no
+program has compiled before: a program miss costs planning, LLVM only for new kernels.
+The resulting ``Program`` holds no graph nodes: steps refer to values by number (inputs
+first, then the buffers of materialized nodes), each launch gathers its template's
+parameters (sizes, strides, lifted constants) from the run's sizes vector, and extern calls
+name their op, so a program serves every later trace that hits its cache entry and
+survives ``to_bytes``/``load``.
 """
 from __future__ import annotations
 
@@ -15,14 +18,12 @@ import time
 import numpy as np
 
 from ...control import settings, telemetry
+from ...compile.index_expr import format_atom
 from ...compile.kernel_ir import format_kernel
 from ...compile.plan import ExternStep, KernelStep, RoutineStep, donations, evaluate, make_plan
 from ..reference import InternalError
-from . import buffer_pool, codegen, compaction, jit, serialize, workers
+from . import buffer_pool, compaction, jit, kernel_cache, serialize, workers
 from .capabilities import SUPPORTS
-
-KERNEL_SIGNATURE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
-                                    ctypes.c_int64, ctypes.c_int64)
 
 
 def _shape_value(shape, sizes) -> tuple:
@@ -59,7 +60,7 @@ class ParamLayout:
 class Program:
     """What ``compile`` returns (see the module docstring)."""
 
-    def __init__(self, n_inputs, contiguous, values, steps, outputs, releases, obj, kernel_names,
+    def __init__(self, n_inputs, contiguous, values, steps, outputs, releases, codes,
                  texts=None, scalars=()):
         self.n_inputs = n_inputs
         self.contiguous = contiguous          # per input: C-contiguity guaranteed
@@ -68,12 +69,11 @@ class Program:
         self.steps = steps
         self.outputs = outputs                # value numbers returned by run
         self.releases = releases              # step index -> value numbers dead after it
-        self.obj = obj                        # object code (for to_bytes)
-        self.kernel_names = kernel_names
-        self.texts = texts or {}              # kernel name -> readable kernel IR
-        self._machine = jit.load_object(obj, kernel_names) if obj else None
-        self._fns = {name: KERNEL_SIGNATURE(self._machine.addresses[name]) for name in kernel_names}
+        self.codes = codes                    # template name -> kernel_cache.KernelCode
+        self.texts = texts or {}              # template name -> readable kernel IR
+        self._fns = {fn: f for code in codes.values() for fn, f in code.functions.items()}
         self._layout = ParamLayout(contiguous, self.scalars)
+        self._constants, self._gather, self._param_offsets = _parameter_gather(steps, self._layout)
         # Kernels address program buffers as C-contiguous; extern results they read may
         # come back in another layout (np.concatenate follows its inputs' order).
         self._kernel_reads = {n for s in steps if isinstance(s, KernelStep) for n in s.args}
@@ -90,22 +90,28 @@ class Program:
     def run(self, inputs, sizes, sites=None) -> list:
         values = list(inputs) + [None] * (len(self.values))
         strides = self._layout.fill(values)
-        size_vec = np.asarray(tuple(sizes) or (0,), dtype=np.int64)
-        size_ptr, stride_ptr = size_vec.ctypes.data, strides.ctypes.data
+        # Every launch's parameters at once: program strides and sizes gathered into one
+        # vector, each kernel step reading its own stretch of it.
+        params = np.concatenate((self._constants, strides,
+                                 np.asarray(tuple(sizes), dtype=np.int64)))[self._gather]
+        base = params.ctypes.data
+        live_externs = set()        # extern results alive: the only values that may alias
         with np.errstate(all="ignore"):
             for index, step in enumerate(self.steps):
                 if isinstance(step, KernelStep):
-                    self._launch(step, values, sizes, size_ptr, stride_ptr)
+                    self._launch(step, values, sizes, base + self._param_offsets[index])
                 elif isinstance(step, RoutineStep):
                     self._routine(step, values, sizes)
                 else:
-                    self._extern(step, values, sizes, sites)
+                    self._extern(step, values, sizes, sites, live_externs)
+                    live_externs.add(step.out)
                 for number in self.releases.get(index, ()):
                     values[number] = None
+                    live_externs.discard(number)
         telemetry.counters["kernels_launched"] += len(self.steps)
         return [values[n] for n in self.outputs]
 
-    def _launch(self, step, values, sizes, size_ptr, stride_ptr) -> None:
+    def _launch(self, step, values, sizes, param_ptr) -> None:
         for number in step.writes:
             dtype, shape = self.values[number - self.n_inputs]
             values[number] = buffer_pool.empty(_shape_value(shape, sizes), dtype)
@@ -118,13 +124,13 @@ class Program:
             addresses.append(block.ctypes.data)
         work = evaluate(step.work, sizes)
         if step.split and work >= workers.MIN_PARALLEL_WORK and settings.effective_threads() > 1:
-            if self._launch_split(step, addresses, size_ptr, stride_ptr, evaluate(step.split_extent, sizes)):
+            if self._launch_split(step, addresses, param_ptr, evaluate(step.split_extent, sizes)):
                 return
         pointers = (ctypes.c_void_p * max(len(addresses), 1))(*addresses)
         extent = evaluate(step.extent, sizes) if step.extent is not None else 1
-        workers.launch(self._fns[step.name], pointers, size_ptr, stride_ptr, extent, work)
+        workers.launch(self._fns[step.name], pointers, param_ptr, param_ptr, extent, work)
 
-    def _launch_split(self, step, addresses, size_ptr, stride_ptr, extent) -> bool:
+    def _launch_split(self, step, addresses, param_ptr, extent) -> bool:
         """A full reduction on every thread: each part reduces a slice of the split loop
         into its own scratch slots, then ``finish`` combines them in order."""
         parts = min(settings.effective_threads(), extent)
@@ -137,10 +143,10 @@ class Program:
         for t in range(parts):
             pointers = (ctypes.c_void_p * (len(addresses) + 1))(*addresses, base + 8 * t * step.split)
             calls.append((self._fns[f"{step.name}.part"],
-                          (pointers, size_ptr, stride_ptr, bounds[t], bounds[t + 1])))
+                          (pointers, param_ptr, param_ptr, bounds[t], bounds[t + 1])))
         workers.run_all(calls)
         pointers = (ctypes.c_void_p * (len(addresses) + 1))(*addresses, base)
-        self._fns[f"{step.name}.finish"](pointers, size_ptr, stride_ptr, 0, parts)
+        self._fns[f"{step.name}.finish"](pointers, param_ptr, param_ptr, 0, parts)
         return True
 
     def _routine(self, step, values, sizes) -> None:
@@ -149,12 +155,13 @@ class Program:
         values[step.out] = compaction.run(count_fn, scatter_fn, values[step.args[0]],
                                           values[step.args[1]], _shape_value(shape, sizes))
 
-    def _extern(self, step, values, sizes, sites) -> None:
+    def _extern(self, step, values, sizes, sites, live_externs) -> None:
         op = step.op
         arrays = [values[n] for n in step.args]
         attrs = step.attrs.instantiate(sizes) if hasattr(step.attrs, "instantiate") else step.attrs
         reference = op.reference
-        if step.args and step.args[0] in self._donated.get(id(step), ()) and _unshared(arrays[0], values):
+        if (step.args and step.args[0] in self._donated.get(id(step), ())
+                and _unshared(arrays[0], values[:self.n_inputs] + [values[n] for n in live_externs])):
             reference = op.reference_inplace       # a dead intermediate of ours: update it in place
         try:
             out = reference(arrays, attrs)
@@ -172,20 +179,35 @@ class Program:
             out = np.ascontiguousarray(out)
         values[step.out] = out
 
+    @property
+    def kernel_names(self) -> list:
+        """The templates this program launches."""
+        return list(self.codes)
+
+    @property
+    def llvm_source(self) -> str:
+        """The LLVM IR text of the templates compiled in this process ("" for the others)."""
+        return "\n".join(code.source for code in self.codes.values() if code.source)
+
     def llvm_ir(self, optimized: bool = True) -> str:
         """The LLVM IR of this program's kernels (as generated, or after O3), for
-        inspection; only programs compiled in this process keep their source."""
-        source = getattr(self, "llvm_source", "")
-        if not optimized or not source:
-            return source
-        return str(jit.optimize(source))
+        inspection; only templates compiled in this process keep their source."""
+        sources = [code.source for code in self.codes.values() if code.source]
+        if not optimized:
+            return "\n".join(sources)
+        return "\n".join(str(jit.optimize(source)) for source in sources)
 
     def describe(self) -> str:
-        """Every step, kernels as readable kernel IR."""
-        lines = []
+        """Every step: a kernel template as readable kernel IR at its first launch, each
+        launch with the program values its parameters take."""
+        lines, shown = [], set()
         for step in self.steps:
             if isinstance(step, KernelStep):
-                lines.append(self.texts.get(step.name, f"kernel {step.name}"))
+                if step.name not in shown:
+                    shown.add(step.name)
+                    lines.append(self.texts.get(step.name, f"kernel {step.name}"))
+                params = ", ".join(f"n{j}={format_atom(a)}" for j, a in enumerate(step.params))
+                lines.append(f"launch {step.name}({params})")
             elif isinstance(step, RoutineStep):
                 lines.append(f"routine {step.routine}(values {step.args}) -> value {step.out} "
                              f"(items of {step.itemsize} bytes)")
@@ -198,52 +220,48 @@ class Program:
 
 
 class Prepared:
-    """A planned and rendered program waiting for LLVM (``prepare``; ``finish`` compiles it):
-    everything here is plain data, so ``finish`` may run on another thread while the graph
+    """A planned program waiting for LLVM (``prepare``; ``finish`` compiles the templates
+    not compiled yet): plain data, so ``finish`` may run on another thread while the graph
     it came from is computed and released."""
 
-    def __init__(self, plan, texts, names, text):
-        self.plan, self.texts, self.names, self.text = plan, texts, names, text
+    def __init__(self, plan, texts):
+        self.plan, self.texts = plan, texts
         self.seconds = 0.0          # time spent preparing
+
+    @property
+    def missing(self) -> list:
+        """The templates no program has compiled yet (what ``finish`` costs LLVM)."""
+        return [k for k in self.plan.kernels if kernel_cache.lookup(k.name) is None]
 
 
 def prepare(cut) -> Prepared:
-    """Plan ``cut`` and render its kernels as one LLVM module (no LLVM work yet)."""
+    """Plan ``cut`` into steps over kernel templates (no code generation yet)."""
     start = time.perf_counter()
     plan = make_plan(cut, SUPPORTS)
-    kernels = plan.kernels
-    texts = {k.name: format_kernel(k) for k in kernels}
-    names = [k.name for k in kernels]
-    names += [f"{k.name}.{part}" for k in kernels if k.strategy.split_slots for part in ("part", "finish")]
-    text = ""
-    if kernels:
-        layout = ParamLayout(plan.contiguous, plan.scalars)
-        machine = jit.target_machine()
-        text = codegen.module_text(kernels, layout, machine.triple, str(machine.target_data))
-    prepared = Prepared(plan, texts, names, text)
+    prepared = Prepared(plan, {k.name: format_kernel(k) for k in plan.kernels})
     prepared.seconds = time.perf_counter() - start
     return prepared
 
 
 def finish(prepared: Prepared) -> Program:
-    """Compile a prepared program's LLVM module and load it (thread-safe: ``jit`` serializes
-    LLVM)."""
+    """Compile the templates no program has compiled yet and build the program
+    (thread-safe: ``jit`` serializes LLVM, ``kernel_cache`` its table)."""
     start = time.perf_counter()
     plan, kernels = prepared.plan, prepared.plan.kernels
-    obj = b""
-    if kernels:
-        _, obj = jit.compile_module(prepared.text)
-        if telemetry.enabled("kernels"):
-            for k in kernels:
-                telemetry.log("kernels", prepared.texts[k.name])
+    missing = len(prepared.missing)
+    codes = kernel_cache.compiled(kernels)
+    if telemetry.enabled("kernels"):
+        for k in kernels:
+            telemetry.log("kernels", prepared.texts[k.name])
     program = Program(plan.n_inputs, plan.contiguous, plan.values, plan.steps, plan.outputs,
-                      plan.releases, obj, prepared.names, prepared.texts, plan.scalars)
-    program.llvm_source = prepared.text
-    program.kernels_ir = kernels            # for inspection, like llvm_source (not stored)
+                      plan.releases, codes, prepared.texts, plan.scalars)
+    program.kernels_ir = kernels            # for inspection (not stored)
     routine_calls = sum(isinstance(s, RoutineStep) for s in plan.steps)
     seconds = prepared.seconds + time.perf_counter() - start
-    telemetry.log("kernels", f"compiled {len(kernels)} kernels ({routine_calls} routine calls, "
-                             f"{program.extern_count} extern calls) in {seconds * 1e3:.1f} ms")
+    telemetry.log("kernels", f"built a program of {program.kernel_count} launches of "
+                             f"{len(kernels)} kernel templates ({missing} compiled now), "
+                             f"{routine_calls} routine calls, {program.extern_count} extern "
+                             f"calls in {seconds * 1e3:.1f} ms")
     return program
 
 
@@ -252,7 +270,33 @@ def build(cut) -> Program:
     return finish(prepare(cut))
 
 
-def _unshared(array, values) -> bool:
+def _parameter_gather(steps, layout):
+    """Where each kernel step's parameters come from: the program's lifted constants, then
+    its input strides (``layout``), then its sizes; as (the constants, indexes into that
+    vector for all steps concatenated, each step's byte offset into the gathered vector)."""
+    constants = sorted({atom[1] for s in steps if isinstance(s, KernelStep)
+                        for atom in s.params if atom[0] == "c"})
+    constant_at = {value: j for j, value in enumerate(constants)}
+    strides_at, sizes_at = len(constants), len(constants) + layout.size
+    gather, offsets = [], {}
+    for index, step in enumerate(steps):
+        if isinstance(step, KernelStep):
+            offsets[index] = 8 * len(gather)
+            for atom in step.params:
+                if atom[0] == "c":
+                    gather.append(constant_at[atom[1]])
+                elif atom[0] == "s":
+                    gather.append(sizes_at + atom[1])
+                else:
+                    gather.append(strides_at + layout.stride_position(atom[1], atom[2]))
+    return (np.asarray(constants, dtype=np.int64), np.asarray(gather or [0], dtype=np.intp),
+            offsets)
+
+
+def _unshared(array, others) -> bool:
+    """Whether a dead intermediate may be updated in place: nothing else alive views it.
+    Kernels write fresh buffers, so only the inputs (an extern result may view one) and
+    the live results of extern calls (a reshape may return a view) can alias it."""
     if not (array.flags.writeable and array.flags.c_contiguous):
         return False
-    return not any(v is not None and v is not array and np.may_share_memory(v, array) for v in values)
+    return not any(v is not None and v is not array and np.may_share_memory(v, array) for v in others)

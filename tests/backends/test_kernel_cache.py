@@ -1,0 +1,87 @@
+"""Kernel-granular native code: a kernel template is compiled once per process and serves
+every program that launches it, whatever its loop's trip count."""
+import numpy as np
+import pytest
+
+import lazynum as lnp
+import lazynum.backends.llvm as llvm_backend
+from lazynum.backends.llvm import kernel_cache
+
+from ..compile.llvm_harness import compiled, on_llvm
+
+
+@pytest.fixture(autouse=True)
+def _no_compiled_templates():
+    kernel_cache.clear()
+    yield
+
+
+def gauss(xp, a):
+    n = a.shape[0]
+    for c in range(1, n):
+        a[c:, c - 1:] = a[c:, c - 1:] - (a[c:, c - 1] / a[c - 1, c - 1:c])[:, None] * a[c - 1, c - 1:]
+    return a
+
+
+def grow(xp, k):
+    x = xp.zeros((1, 3))
+    for i in range(k):
+        x = xp.concatenate([x, x[-1:] * 0.5 + i])
+    return x
+
+
+def run_counting(fn, *args):
+    """(result as NumPy, programs compiled, templates compiled, templates reused)."""
+    lnp.reset_metrics()
+    with on_llvm():
+        got = np.asarray(fn(lnp, *args))
+    m = lnp.metrics()
+    return got, m["compiles"], m["kernels_compiled"], m["kernels_reused"]
+
+
+def test_gauss_elimination_compiles_a_handful_of_kernels_whatever_its_trip_count():
+    compiled_per_size = []
+    for n in (12, 20, 21):
+        a = np.random.default_rng(n).random((n, n)) + n * np.eye(n)
+        got, programs, templates, reused = run_counting(gauss, lnp.asarray(a.copy()))
+        np.testing.assert_allclose(got, gauss(np, a.copy()), rtol=1e-12)
+        assert programs == 1                    # each trip count is a new program...
+        compiled_per_size.append(templates)
+    first, *later = compiled_per_size
+    assert 1 <= first <= 4                      # ...of a few templates, compiled once
+    assert later == [0, 0]
+
+
+def test_a_growing_concatenate_loop_compiles_the_same_templates_at_any_length():
+    got, _, first, _ = run_counting(grow, 10)
+    np.testing.assert_array_equal(got, grow(np, 10))
+    assert 1 <= first <= 3
+    for k in (30, 31):
+        got, programs, templates, reused = run_counting(grow, k)
+        np.testing.assert_array_equal(got, grow(np, k))
+        assert (programs, templates) == (1, 0) and reused == first
+
+
+def test_one_template_serves_every_launch_with_its_own_offsets_and_extents():
+    a = np.arange(64.0).reshape(8, 8)
+    _, program = compiled(lambda m, x: m.stack([x[i:, i:].sum(axis=1)[:2] for i in range(4)]), a)
+    launches = [s for s in program.steps if hasattr(s, "params")]
+    assert len({s.name for s in launches}) < len(launches)
+    assert len(program.codes) == len({s.name for s in launches})
+    value = np.asarray(lnp.stack([lnp.asarray(a)[i:, i:].sum(axis=1)[:2] for i in range(4)]))
+    np.testing.assert_array_equal(value, np.stack([a[i:, i:].sum(axis=1)[:2] for i in range(4)]))
+
+
+def test_a_stored_program_links_its_own_object_code_in_a_process_without_its_templates():
+    x = np.random.default_rng(3).random((6, 5))
+    _, program = compiled(lambda m, x: m.exp(x[1:, ::2]).sum(axis=0) + x[0, ::2], x)
+    data = program.to_bytes()
+    inputs, sizes = program.last_call
+    kernel_cache.clear()                        # a fresh process: nothing compiled
+    lnp.reset_metrics()
+    again = llvm_backend.load(data)
+    got = again.run(inputs, sizes, None)[0]
+    np.testing.assert_allclose(got, np.exp(x[1:, ::2]).sum(axis=0) + x[0, ::2], rtol=1e-12)
+    assert lnp.metrics()["kernels_compiled"] == 0
+    assert set(again.codes) == set(program.codes)
+    assert all(kernel_cache.lookup(name) is again.codes[name] for name in again.codes)
