@@ -134,6 +134,7 @@ class _Scheduler:
                 self.externs.append((describe(n), why))
         self.refusals = []
         self.pending = {n.id for n in cut.order}
+        self._probes = None             # trial lowerings' buffers (``_probe_buffers``)
 
     def materialize(self) -> set:
         cut = self.cut
@@ -251,7 +252,7 @@ class _Scheduler:
                 continue
             trial = self._with(spec, node)
             try:
-                kernel = lower_kernel(self.cut, _probe_buffers(self.cut, keep), trial, "probe")
+                kernel = lower_kernel(self.cut, self._probe_buffers(keep), trial, "probe")
             except NotFusable as exc:
                 self.refusals.append(Refusal(describe(node), _root(spec), str(exc)))
                 continue
@@ -264,6 +265,13 @@ class _Scheduler:
         if deps:
             self._refuse_unfit(node, deps, steps, produced_at)
         return None
+
+    def _probe_buffers(self, keep) -> dict:
+        """The buffers a trial lowering reads (``keep`` is fixed once scheduling starts, so
+        they are built once, not at every trial)."""
+        if self._probes is None:
+            self._probes = _probe_buffers(self.cut, keep)
+        return self._probes
 
     def _refuse_unfit(self, node, deps, steps, produced_at) -> None:
         """Record why ``node`` joins no kernel of what it reads: the nearest one's root and

@@ -153,6 +153,8 @@ def _record(state, key, op, args, attrs, shape, dtype) -> Node:  # noqa: PLR0913
     node.site = metrics.user_frame() if (state.record_sites or op.may_fail) else None
     state.interned[key] = node
     state.pending_nodes += 1
+    if state.pending_nodes == LARGE_GRAPH_NODES:
+        large_graph_hook()
     state.pending_bytes += _numel(shape) * dtype.itemsize
     if (state.pending_nodes >= state.flush_nodes_limit
             or state.pending_bytes >= state.flush_bytes_limit):
@@ -178,6 +180,15 @@ def _numel(shape) -> int:
 # Set by lazynum.runtime (expr must not import it): the automatic flush.
 def flush_hook(node) -> None:
     """Replaced by the runtime's automatic flush."""
+
+
+# Set by lazynum.runtime.collector: called once when a thread's pending graph reaches
+# LARGE_GRAPH_NODES (it defers the garbage collector's full collections until the sync).
+LARGE_GRAPH_NODES = 1 << 62
+
+
+def large_graph_hook() -> None:
+    """Replaced by ``runtime.collector``."""
 
 
 def _leaf_shape(args, attrs):

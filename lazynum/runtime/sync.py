@@ -16,7 +16,7 @@ import weakref
 from .. import backends
 from ..control import settings as config, telemetry as metrics
 from ..expr import graph, node as node_mod, symbolic
-from . import compile_cache, writes
+from . import collector, compile_cache, writes
 
 
 class SyncError(RuntimeError):
@@ -158,6 +158,7 @@ def _run(outputs: list, reason: str, site: str, order=None) -> None:
 
 
 def _after_sync() -> None:
+    collector.restore()
     writes.prune()
     node_mod.clear_interned()
     symbolic.new_trace()

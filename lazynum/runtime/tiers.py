@@ -29,11 +29,12 @@ import time
 from ..control import telemetry as metrics
 
 # The cost model (seconds): an interpreted run costs about a NumPy call per op plus its
-# elements; a compile about a fixed LLVM cost plus a kernel's worth per op.
+# elements; a compile costs planning per op plus LLVM for the kernel templates no program has
+# compiled yet (a few for most programs: a loop body's templates serve every iteration).
 SECONDS_PER_ELEMENT = 2e-9
 SECONDS_PER_CALL = 5e-6
-SECONDS_PER_COMPILE = 20e-3
-SECONDS_PER_COMPILED_OP = 2e-3
+SECONDS_PER_COMPILE = 60e-3
+SECONDS_PER_COMPILED_OP = 25e-6
 CHEAP_COMPILE = 0.1          # seconds: a compile estimated below this starts at the 2nd run
 RENT_SHARE = 1.0             # else it starts once interpreted runs took as long as it would
 
@@ -85,10 +86,15 @@ class TieredProgram:
                 or self._interpreted_seconds >= RENT_SHARE * self._compile_seconds)
 
     def start(self, prepared) -> None:
-        """Compile ``prepared`` (this program, planned from a later trace) in the background."""
+        """Compile ``prepared`` (this program, planned from a later trace) in the background,
+        or at once when it needs no new native code (every kernel template it launches is
+        compiled already: building it costs microseconds, this run uses it)."""
         self._started = True
         self._prepared = prepared
-        _worker.submit(self)
+        if getattr(prepared, "missing", True):
+            _worker.submit(self)
+        else:
+            self.compile_now(background=False)
 
     def run(self, inputs, sizes, sites=None):
         compiled = self.compiled
@@ -101,8 +107,9 @@ class TieredProgram:
         finally:
             self._interpreted_seconds += time.perf_counter() - start
 
-    def compile_now(self) -> None:
-        """The LLVM half of the compile (on the worker thread)."""
+    def compile_now(self, background: bool = True) -> None:
+        """The LLVM half of the compile (on the worker thread, or on the sync's when it
+        needs no LLVM)."""
         prepared = self._prepared
         if prepared is None:
             return
@@ -116,7 +123,7 @@ class TieredProgram:
         finally:
             self._prepared = None
         self.compiled = program
-        metrics.counters["background_compiles"] += 1
+        metrics.counters["background_compiles"] += background
         self._on_ready(program)
 
     @property

@@ -8,12 +8,14 @@ import numpy as np
 import pytest
 
 import lazynum as lnp
+from lazynum.backends.llvm import kernel_cache
 from lazynum.runtime import compile_cache, tiers
 
 
 @pytest.fixture(autouse=True)
 def _background_tier(backend):
     compile_cache.clear_memory()
+    kernel_cache.clear()            # no kernel template compiled yet, as in a new process
     with lnp.config(backend="llvm", compile="background"):
         yield
     tiers.wait_for_compiles(60)
@@ -22,6 +24,27 @@ def _background_tier(backend):
 
 def _step(m, x, y):
     return m.sqrt(x * x + 1.0) - y / 3.0
+
+
+def test_a_program_whose_templates_are_compiled_switches_at_its_second_run():
+    rng = np.random.default_rng(4)
+    x, y = rng.random(50), rng.random(50)
+    got = lnp.asarray(x)
+    for _ in range(3):                      # compiles the loop body's templates
+        got = _step(lnp, got, lnp.asarray(y))
+        np.asarray(got)
+    assert tiers.wait_for_compiles(60)
+    compile_cache.clear_memory()            # forget the programs, keep the templates
+    lnp.reset_metrics()
+    expected, got, tiers_seen = x.copy(), lnp.asarray(x), []
+    for _ in range(3):
+        expected = _step(np, expected, y)
+        got = _step(lnp, got, lnp.asarray(y))
+        np.testing.assert_allclose(np.asarray(got), expected, rtol=1e-12)
+        tiers_seen.append(compile_cache._memory[next(reversed(compile_cache._memory))].program.tier)
+    m = lnp.metrics()
+    assert tiers_seen == ["interpreter", "compiled", "compiled"]
+    assert (m["interpreted_runs"], m["background_compiles"], m["kernels_compiled"]) == (1, 0, 0)
 
 
 def test_a_loop_switches_tiers_and_keeps_numpys_results():

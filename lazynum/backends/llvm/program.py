@@ -95,7 +95,8 @@ class Program:
         params = np.concatenate((self._constants, strides,
                                  np.asarray(tuple(sizes), dtype=np.int64)))[self._gather]
         base = params.ctypes.data
-        live_externs = set()        # extern results alive: the only values that may alias
+        live_externs = set()        # extern results alive: with the inputs, all that may alias
+        input_owners = {id(_owner(v)) for v in inputs if getattr(v, "ndim", 0)}
         with np.errstate(all="ignore"):
             for index, step in enumerate(self.steps):
                 if isinstance(step, KernelStep):
@@ -103,7 +104,7 @@ class Program:
                 elif isinstance(step, RoutineStep):
                     self._routine(step, values, sizes)
                 else:
-                    self._extern(step, values, sizes, sites, live_externs)
+                    self._extern(step, values, sizes, sites, live_externs, input_owners)
                     live_externs.add(step.out)
                 for number in self.releases.get(index, ()):
                     values[number] = None
@@ -155,13 +156,14 @@ class Program:
         values[step.out] = compaction.run(count_fn, scatter_fn, values[step.args[0]],
                                           values[step.args[1]], _shape_value(shape, sizes))
 
-    def _extern(self, step, values, sizes, sites, live_externs) -> None:
+    def _extern(self, step, values, sizes, sites, live_externs, input_owners) -> None:
         op = step.op
         arrays = [values[n] for n in step.args]
         attrs = step.attrs.instantiate(sizes) if hasattr(step.attrs, "instantiate") else step.attrs
         reference = op.reference
         if (step.args and step.args[0] in self._donated.get(id(step), ())
-                and _unshared(arrays[0], values[:self.n_inputs] + [values[n] for n in live_externs])):
+                and id(_owner(arrays[0])) not in input_owners
+                and _unshared(arrays[0], [values[n] for n in live_externs])):
             reference = op.reference_inplace       # a dead intermediate of ours: update it in place
         try:
             out = reference(arrays, attrs)
@@ -293,10 +295,15 @@ def _parameter_gather(steps, layout):
             offsets)
 
 
+def _owner(array):
+    """The array owning ``array``'s memory (NumPy points every view at its owner)."""
+    return array if array.base is None else array.base
+
+
 def _unshared(array, others) -> bool:
-    """Whether a dead intermediate may be updated in place: nothing else alive views it.
-    Kernels write fresh buffers, so only the inputs (an extern result may view one) and
-    the live results of extern calls (a reshape may return a view) can alias it."""
+    """Whether a dead intermediate (not in an input's memory) may be updated in place:
+    no other live value views it.  Kernels write fresh buffers, so only the live results of
+    extern calls (a reshape may return a view) can alias it."""
     if not (array.flags.writeable and array.flags.c_contiguous):
         return False
     return not any(v is not None and v is not array and np.may_share_memory(v, array) for v in others)

@@ -1,0 +1,43 @@
+"""The garbage collector while a large graph is pending (runtime/collector.py): full
+collections wait for the sync, and the user's thresholds come back exactly."""
+import gc
+
+import numpy as np
+
+import lazynum as lnp
+from lazynum.runtime import collector
+
+
+def _trace(n_ops):
+    x = lnp.asarray(np.zeros(4))
+    for _ in range(n_ops):
+        x = x + 1.0
+    return x
+
+
+def test_full_collections_wait_for_the_sync_of_a_large_graph_then_thresholds_come_back():
+    before = gc.get_threshold()
+    gc.set_threshold(900, 11, 12)
+    try:
+        x = _trace(collector.LARGE_GRAPH_NODES + 10)
+        assert collector.deferred()
+        assert gc.get_threshold()[:2] == (900, 11) and gc.get_threshold()[2] > 10**6
+        np.testing.assert_array_equal(np.asarray(x), np.full(4, collector.LARGE_GRAPH_NODES + 10.0))
+        assert not collector.deferred() and gc.get_threshold() == (900, 11, 12)
+    finally:
+        gc.set_threshold(*before)
+
+
+def test_a_small_graph_or_a_disabled_collector_is_left_alone():
+    before = gc.get_threshold()
+    x = _trace(100)
+    assert not collector.deferred() and gc.get_threshold() == before
+    np.asarray(x)
+    gc.disable()
+    try:
+        x = _trace(collector.LARGE_GRAPH_NODES + 10)
+        assert not collector.deferred() and gc.get_threshold() == before
+        np.asarray(x)
+    finally:
+        gc.enable()
+    assert gc.get_threshold() == before
