@@ -34,6 +34,9 @@ MAX_FUSED_OPS = 128
 # How many of the latest kernels a group may merge into besides those it reads (bounds
 # the scheduler's cost on long graphs).
 MERGE_WINDOW = 4
+# A map kernel grows by pointwise nodes without trial lowerings up to this many graph nodes
+# (then each merge is lowered to check it; planning was quadratic in a kernel's size).
+FAST_MERGE_NODES = 2 * MAX_FUSED_OPS
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,7 @@ class KernelSpec:
     stored: set = field(default_factory=set)    # node ids whose value is stored
     reduce_inner: tuple | None = None           # trailing reduced dims shared by the phases
     reduce_key: tuple | None = None             # (reduced dims, axes) every reduction shares
+    members: set = field(default_factory=set)   # graph nodes lowered in the map phase
 
 
 @dataclass
@@ -209,6 +213,7 @@ class _Scheduler:
             if position is None:
                 position = len(steps)
                 steps.append(self._new_spec(node))
+                steps[-1].members = self._group(node, keep)
             produced_at[node.id] = position
         self._mark_stored(steps, keep, produced_at)
         materialized = [n for n in cut.order if n.id in keep]
@@ -244,6 +249,7 @@ class _Scheduler:
         readers = sorted({produced_at[d] for d in deps}, reverse=True)
         recent = [p for p in range(len(steps) - 1, max(len(steps) - 1 - MERGE_WINDOW, -1), -1)]
         candidates = list(dict.fromkeys(readers + recent))
+        group = None
         for position in candidates:
             spec = steps[position]
             if not isinstance(spec, KernelSpec) or any(produced_at[d] > position for d in deps):
@@ -251,6 +257,12 @@ class _Scheduler:
             if not self._fits(spec, node):
                 continue
             trial = self._with(spec, node)
+            if group is None:
+                group = self._group(node, keep)
+            if self._surely_fusable(spec, node, group):
+                trial.members = spec.members | group
+                steps[position] = trial
+                return position
             try:
                 kernel = lower_kernel(self.cut, self._probe_buffers(keep), trial, "probe")
             except NotFusable as exc:
@@ -260,11 +272,33 @@ class _Scheduler:
                 self.refusals.append(Refusal(describe(node), _root(spec),
                                              f"kernel size limit ({MAX_FUSED_OPS * 2} statements)"))
                 continue
+            trial.members = spec.members | group
             steps[position] = trial
             return position
         if deps:
             self._refuse_unfit(node, deps, steps, produced_at)
         return None
+
+    def _surely_fusable(self, spec, node, group) -> bool:
+        """Whether ``node`` joins ``spec`` without a trial lowering: a pointwise node into a
+        kernel of maps only cannot fail to lower (its group holds no reduction and no
+        extern: those are materialized), so only the size limit is left, and a group
+        count well under it stands in for the statement count (a node read at two points
+        lowers twice: the margin is for that)."""
+        return (not spec.reductions and self.kinds[node.id] == "pointwise"
+                and len(spec.members) + len(group - spec.members) <= FAST_MERGE_NODES)
+
+    def _group(self, root, keep) -> set:
+        """Ids of the pending nodes lowered with ``root`` (its unmaterialized ancestors, and
+        itself)."""
+        seen, stack = {root.id}, list(root.args)
+        while stack:
+            node = stack.pop()
+            if node.id in seen or node.id not in self.pending or node.id in keep:
+                continue
+            seen.add(node.id)
+            stack.extend(node.args)
+        return seen
 
     def _probe_buffers(self, keep) -> dict:
         """The buffers a trial lowering reads (``keep`` is fixed once scheduling starts, so

@@ -65,7 +65,9 @@ def execute(backend, order, outputs, site: str) -> list:
         metrics.counters["cache_hits_memory"] += 1
         program = entry.program
         if type(program) is tiers.TieredProgram and program.due():     # its second run
-            program.start(backend.prepare(Cut(order, outputs, sig)))
+            prepared = backend.prepare(Cut(order, outputs, sig))
+            tiers.record_planning(getattr(prepared, "seconds", 0.0), len(order))
+            program.start(prepared)
     else:
         entry = _from_disk(backend, sig) if sig.cacheable else None
         if entry is None:
@@ -149,7 +151,7 @@ def _tiered_entry(backend, cut, sig, start) -> Entry:
             _to_disk(backend, sig, Entry(program, shape_fn))
     keep = (lambda: disk_cache() is not None) if sig.cacheable else (lambda: False)
     entry = Entry(tiers.TieredProgram(interpreted, backend, on_ready, keep,
-                                      tiers.compile_cost(cut.order)), shape_fn)
+                                      tiers.planning_cost(cut.order)), shape_fn)
     metrics.timers["compile"] += time.perf_counter() - start
     return entry
 

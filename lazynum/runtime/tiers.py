@@ -3,11 +3,13 @@
 With ``LAZYNUM_COMPILE=background`` (the default), a program a compiled backend has not
 seen before gets a ``TieredProgram`` unless ``compile_first`` says compiling pays at once:
 it runs on the *interpreter tier* (the reference backend's NumPy calls, planned from the
-same cut).  A later run (a cache hit: the second when the compile is cheap, else once the
-interpreted runs have cost as much as the estimated compile, like renting before buying)
-plans and renders it from that run's trace (``prepare``, on the sync's thread: the plan and
-the LLVM IR text are plain data) and hands the LLVM part (``finish``) to one background
-thread; later runs use the compiled program as soon as it is ready.  A one-shot program
+same cut).  A later run (a cache hit: the second when planning is cheap, else once the
+interpreted runs have cost as much as the estimated planning, like renting before buying)
+plans it from that run's trace (``prepare``, on the sync's thread: the plan is plain data).
+When every kernel template of the plan is compiled already (by any program: a loop body
+traced at another trip count), the compiled program is built at once and this run uses it;
+otherwise the LLVM part (``finish``) goes to one background thread and later runs use the
+compiled program as soon as it is ready.  A one-shot program
 never compiles; a loop body compiles while the loop goes on.  A program whose interpreted
 run would cost more than compiling it (big arrays, few ops) compiles first, as with
 ``LAZYNUM_COMPILE=eager``.  Both tiers compute NumPy's results (the interpreter tier *is*
@@ -28,26 +30,48 @@ import time
 
 from ..control import telemetry as metrics
 
-# The cost model (seconds): an interpreted run costs about a NumPy call per op plus its
-# elements; a compile costs planning per op plus LLVM for the kernel templates no program has
-# compiled yet (a few for most programs: a loop body's templates serve every iteration).
+# The cost model (seconds), measured on the real-program suite (bench/programs): an
+# interpreted run costs about a NumPy call per op plus its elements.  A compile costs
+# planning on the sync's thread (scheduling with trial lowerings, templates: 50-500 us a
+# node) plus LLVM for the kernel templates no program has compiled yet, on the background
+# thread (20-150 ms a template; a loop body's templates serve every iteration, so the
+# distinct ops of a cut bound them better than its length).
 SECONDS_PER_ELEMENT = 2e-9
 SECONDS_PER_CALL = 5e-6
-SECONDS_PER_COMPILE = 60e-3
-SECONDS_PER_COMPILED_OP = 25e-6
-CHEAP_COMPILE = 0.1          # seconds: a compile estimated below this starts at the 2nd run
-RENT_SHARE = 1.0             # else it starts once interpreted runs took as long as it would
+SECONDS_PER_PLAN = 20e-3
+SECONDS_PER_PLANNED_OP = 100e-6      # until plans of this process say otherwise
+SECONDS_PER_DISTINCT_OP = 20e-3      # LLVM, per distinct (op, dtype) of the cut
+CHEAP_COMPILE = 0.1          # seconds of planning: below this it starts at the 2nd run
+RENT_SHARE = 1.0             # else once interpreted runs took as long as planning would
+
+
+_planning_rate = [SECONDS_PER_PLANNED_OP]      # seconds per node, learned from plans made
+
+
+def record_planning(seconds: float, nodes: int) -> None:
+    """A plan of ``nodes`` nodes took ``seconds``: later estimates lean on it (planning
+    costs 50-500 us a node depending on how much fuses, so the default is only a start)."""
+    if nodes:
+        _planning_rate[0] = 0.5 * _planning_rate[0] + 0.5 * seconds / nodes
+
+
+def planning_cost(order) -> float:
+    """Estimated seconds to plan the cut's nodes (what a compile costs the sync's thread)."""
+    return SECONDS_PER_PLAN + len(order) * _planning_rate[0]
 
 
 def compile_cost(order) -> float:
-    """Estimated seconds to plan and compile the cut's nodes."""
-    return SECONDS_PER_COMPILE + len(order) * SECONDS_PER_COMPILED_OP
+    """Estimated seconds to plan the cut and compile its kernels, none compiled before."""
+    distinct = len({(node.op, node.dtype) for node in order})
+    return planning_cost(order) + distinct * SECONDS_PER_DISTINCT_OP
 
 
 def compile_first(order) -> bool:
     """Whether one interpreted run of the cut's nodes would cost more than compiling them."""
     elements = 0
     for node in order:
+        if node.op.name == "view":          # a NumPy view touches no element
+            continue
         size = 1
         for d in node.shape:
             size *= int(d)
@@ -64,7 +88,7 @@ class TieredProgram:
     """
 
     def __init__(self, interpreted, backend, on_ready, keep_at_exit=lambda: False,
-                 compile_seconds=0.0):
+                 planning_seconds=0.0):
         self.keep_at_exit = keep_at_exit    # whether a compile still queued at exit is wanted
         self.interpreted = interpreted
         self.compiled = None
@@ -73,17 +97,18 @@ class TieredProgram:
         self._started = False
         self._backend = backend
         self._on_ready = on_ready
-        self._compile_seconds = compile_seconds     # the cost model's estimate
+        self._planning_seconds = planning_seconds   # the cost model's estimate
         self._interpreted_seconds = 0.0             # spent on the interpreter tier so far
 
     def due(self) -> bool:
         """Whether this run (not the program's first) should start the compile: at once when
-        it is cheap, else once the interpreted runs have cost ``RENT_SHARE`` of it (a program
-        of thousands of ops planned for a one-off second run would stall that run)."""
+        planning it is cheap, else once the interpreted runs have cost ``RENT_SHARE`` of the
+        planning (a program of thousands of ops planned for a one-off second run would stall
+        that run; LLVM runs on the background thread and stalls no run)."""
         if self._started:
             return False
-        return (self._compile_seconds <= CHEAP_COMPILE
-                or self._interpreted_seconds >= RENT_SHARE * self._compile_seconds)
+        return (self._planning_seconds <= CHEAP_COMPILE
+                or self._interpreted_seconds >= RENT_SHARE * self._planning_seconds)
 
     def start(self, prepared) -> None:
         """Compile ``prepared`` (this program, planned from a later trace) in the background,

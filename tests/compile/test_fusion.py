@@ -167,3 +167,28 @@ def test_reductions_over_the_same_leading_axes_share_one_pass(rows):
     assert widest == 8
     for c, got in enumerate(means):
         np.testing.assert_allclose(np.asarray(got), points[labels == c].mean(axis=0), rtol=1e-12)
+
+
+def test_map_kernels_grow_without_a_trial_lowering_per_merged_node(monkeypatch):
+    """Several outputs of one map kernel: merging each pointwise root lowers nothing on trial
+    (planning stayed linear in the kernel's size), and the kernel is the same one."""
+    from lazynum.compile import schedule
+    trials = []
+    real = schedule.lower_kernel
+
+    def counting(cut, buffers, spec, name):
+        trials.append(name)
+        return real(cut, buffers, spec, name)
+    monkeypatch.setattr(schedule, "lower_kernel", counting)
+
+    def fn(m, x):
+        e = m.exp(x)
+        return tuple(e * k + m.sqrt(e + k) for k in range(6))
+    x = X.astype(np.float64)
+    with on_llvm() as programs:
+        lazy = fn(lnp, lnp.asarray(x))
+        got = [np.asarray(v) for v in lazy]
+    for value, expected in zip(got, fn(np, x)):
+        np.testing.assert_allclose(value, expected, rtol=1e-12, atol=1e-14)
+    assert "probe" not in trials
+    assert [p.kernel_count for p in programs] == [1]
