@@ -65,9 +65,11 @@ def execute(backend, order, outputs, site: str) -> list:
         metrics.counters["cache_hits_memory"] += 1
         program = entry.program
         if type(program) is tiers.TieredProgram and program.due():     # its second run
-            prepared = backend.prepare(Cut(order, outputs, sig))
+            cut = Cut(order, outputs, sig)
+            prepared = backend.prepare(cut)
             tiers.record_planning(getattr(prepared, "seconds", 0.0), len(order))
-            program.start(prepared)
+            # The plan asked for its own derived sizes: its own shape function feeds it.
+            program.start(prepared, cut.finish())
     else:
         entry = _from_disk(backend, sig) if sig.cacheable else None
         if entry is None:
@@ -145,10 +147,10 @@ def _tiered_entry(backend, cut, sig, start) -> Entry:
     interpreted = reference.compile(cut)
     shape_fn = cut.finish()
 
-    def on_ready(program):
+    def on_ready(program, compiled_shape_fn):
         metrics.counters["compiles"] += 1
         if sig.cacheable:
-            _to_disk(backend, sig, Entry(program, shape_fn))
+            _to_disk(backend, sig, Entry(program, compiled_shape_fn))
     keep = (lambda: disk_cache() is not None) if sig.cacheable else (lambda: False)
     entry = Entry(tiers.TieredProgram(interpreted, backend, on_ready, keep,
                                       tiers.planning_cost(cut.order)), shape_fn)

@@ -94,6 +94,7 @@ class TieredProgram:
         self.compiled = None
         self.failed = None              # why the compile failed (the program stays interpreted)
         self._prepared = None
+        self._shape_fn = None           # the compiled program's sizes (``start``)
         self._started = False
         self._backend = backend
         self._on_ready = on_ready
@@ -110,21 +111,26 @@ class TieredProgram:
         return (self._planning_seconds <= CHEAP_COMPILE
                 or self._interpreted_seconds >= RENT_SHARE * self._planning_seconds)
 
-    def start(self, prepared) -> None:
+    def start(self, prepared, shape_fn) -> None:
         """Compile ``prepared`` (this program, planned from a later trace) in the background,
         or at once when it needs no new native code (every kernel template it launches is
-        compiled already: building it costs microseconds, this run uses it)."""
+        compiled already: building it costs microseconds, this run uses it).  ``shape_fn``
+        gives the compiled program its sizes: the plan asked for derived sizes of its own,
+        in its own order, which the interpreter tier's sizes vector does not hold."""
         self._started = True
         self._prepared = prepared
+        self._shape_fn = shape_fn
         if getattr(prepared, "missing", True):
             _worker.submit(self)
         else:
             self.compile_now(background=False)
 
     def run(self, inputs, sizes, sites=None):
+        """``sizes`` is the interpreter tier's vector: the symbols, then its derived sizes."""
         compiled = self.compiled
         if compiled is not None:
-            return compiled.run(inputs, sizes, sites)
+            shape_fn = self._shape_fn
+            return compiled.run(inputs, shape_fn(sizes[:shape_fn.n_symbols]), sites)
         metrics.counters["interpreted_runs"] += 1
         start = time.perf_counter()
         try:
@@ -147,9 +153,9 @@ class TieredProgram:
             return
         finally:
             self._prepared = None
-        self.compiled = program
+        self.compiled = program         # (its shape function was set by ``start``)
         metrics.counters["background_compiles"] += background
-        self._on_ready(program)
+        self._on_ready(program, self._shape_fn)
 
     @property
     def tier(self) -> str:

@@ -160,3 +160,26 @@ def test_the_process_exits_cleanly_with_background_compiles_in_flight():
                           timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "done"
+
+
+def _gauss(xp, a):
+    n = a.shape[0]
+    for c in range(1, n):
+        a[c:, c - 1:] = a[c:, c - 1:] - (a[c:, c - 1] / a[c - 1, c - 1:c])[:, None] * a[c - 1, c - 1:]
+    return a
+
+
+def test_the_compiled_tier_gets_its_own_derived_sizes():
+    """Slice offsets and extents are sizes derived from the symbols; the compiled plan asks
+    for them in its own order, so it must not be fed the interpreter tier's sizes vector
+    (it was: a view_scatter out of bounds at the first compiled run)."""
+    n = 12
+    a = np.random.default_rng(0).random((n, n)) + n * np.eye(n)
+    expected = _gauss(np, a.copy())
+    tiers_seen = []
+    for _ in range(4):
+        got = np.asarray(_gauss(lnp, lnp.asarray(a.copy())))
+        np.testing.assert_allclose(got, expected, rtol=1e-12)
+        tiers_seen.append(compile_cache._memory[next(reversed(compile_cache._memory))].program.tier)
+        assert tiers.wait_for_compiles(60)
+    assert tiers_seen[0] == "interpreter" and tiers_seen[-1] == "compiled"
