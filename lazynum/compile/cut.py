@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..expr.node import Node
 from ..expr.signature import SYM, Signature, bind
 from ..expr.symbolic import SymInt
 from . import shape_functions
@@ -73,6 +74,25 @@ class Cut:
         self._refs.update((node.id, ("step", j)) for j, node in enumerate(order))
         self._derived: dict = {}        # canonical expression -> (slot, value in this trace)
         self._function = None
+
+    def detached(self) -> "Cut":
+        """This cut over copies of its nodes, for planning on another thread: a sync
+        realizes its nodes (drops their arguments) once it has run, and later traces may
+        realize more; the copies keep this trace's graph as it was.  (Leaves are realized
+        already and never change; shapes, attrs and sizes are shared, immutable.)"""
+        copies = {}
+        for node in self.order:
+            copy = Node.__new__(Node)
+            copy.op, copy.attrs, copy.shape, copy.dtype = node.op, node.attrs, node.shape, node.dtype
+            copy.id, copy.site, copy.buffer = node.id, node.site, None
+            copy.args = tuple([copies.get(a.id, a) for a in node.args])
+            copies[node.id] = copy
+        cut = Cut.__new__(Cut)
+        cut.order = [copies[n.id] for n in self.order]
+        cut.outputs = [copies.get(n.id, n) for n in self.outputs]
+        cut.leaves, cut.leaf_contiguous, cut._sig = self.leaves, self.leaf_contiguous, self._sig
+        cut._refs, cut._derived, cut._function = self._refs, dict(self._derived), None
+        return cut
 
     @property
     def n_symbols(self) -> int:

@@ -65,11 +65,7 @@ def execute(backend, order, outputs, site: str) -> list:
         metrics.counters["cache_hits_memory"] += 1
         program = entry.program
         if type(program) is tiers.TieredProgram and program.due():     # its second run
-            cut = Cut(order, outputs, sig)
-            prepared = backend.prepare(cut)
-            tiers.record_planning(getattr(prepared, "seconds", 0.0), len(order))
-            # The plan asked for its own derived sizes: its own shape function feeds it.
-            program.start(prepared, cut.finish())
+            program.start(Cut(order, outputs, sig))
     else:
         entry = _from_disk(backend, sig) if sig.cacheable else None
         if entry is None:

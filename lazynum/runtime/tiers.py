@@ -3,13 +3,14 @@
 With ``LAZYNUM_COMPILE=background`` (the default), a program a compiled backend has not
 seen before gets a ``TieredProgram`` unless ``compile_first`` says compiling pays at once:
 it runs on the *interpreter tier* (the reference backend's NumPy calls, planned from the
-same cut).  A later run (a cache hit: the second when planning is cheap, else once the
-interpreted runs have cost as much as the estimated planning, like renting before buying)
-plans it from that run's trace (``prepare``, on the sync's thread: the plan is plain data).
-When every kernel template of the plan is compiled already (by any program: a loop body
-traced at another trip count), the compiled program is built at once and this run uses it;
-otherwise the LLVM part (``finish``) goes to one background thread and later runs use the
-compiled program as soon as it is ready.  A one-shot program
+same cut).  A later run (a cache hit) starts the compile from that run's trace, the second
+run when planning is estimated cheap, else once the interpreted runs have cost as much as
+the planning would (rent before buying).  A cut estimated cheap to plan is planned on the
+sync's thread, and when every kernel template of
+the plan is compiled already (by any program: a loop body traced at another trip count) the
+compiled program is built at once and this run uses it; anything else (planning a large cut,
+from a detached copy of its nodes, and LLVM for new templates) runs on one background thread,
+and later runs use the compiled program as soon as it is ready.  A one-shot program
 never compiles; a loop body compiles while the loop goes on.  A program whose interpreted
 run would cost more than compiling it (big arrays, few ops) compiles first, as with
 ``LAZYNUM_COMPILE=eager``.  Both tiers compute NumPy's results (the interpreter tier *is*
@@ -41,8 +42,8 @@ SECONDS_PER_CALL = 5e-6
 SECONDS_PER_PLAN = 20e-3
 SECONDS_PER_PLANNED_OP = 100e-6      # until plans of this process say otherwise
 SECONDS_PER_DISTINCT_OP = 20e-3      # LLVM, per distinct (op, dtype) of the cut
-CHEAP_COMPILE = 0.1          # seconds of planning: below this it starts at the 2nd run
-RENT_SHARE = 1.0             # else once interpreted runs took as long as planning would
+CHEAP_COMPILE = 0.1          # seconds of planning: below this a sync's thread plans at once
+RENT_SHARE = 1.0             # else the worker plans once interpreted runs cost this share of it
 
 
 _planning_rate = [SECONDS_PER_PLANNED_OP]      # seconds per node, learned from plans made
@@ -94,7 +95,8 @@ class TieredProgram:
         self.compiled = None
         self.failed = None              # why the compile failed (the program stays interpreted)
         self._prepared = None
-        self._shape_fn = None           # the compiled program's sizes (``start``)
+        self._cut = None                # a detached cut the worker plans (``start``)
+        self._shape_fn = None           # the compiled program's sizes (``_plan``)
         self._started = False
         self._backend = backend
         self._on_ready = on_ready
@@ -102,28 +104,41 @@ class TieredProgram:
         self._interpreted_seconds = 0.0             # spent on the interpreter tier so far
 
     def due(self) -> bool:
-        """Whether this run (not the program's first) should start the compile: at once when
-        planning it is cheap, else once the interpreted runs have cost ``RENT_SHARE`` of the
-        planning (a program of thousands of ops planned for a one-off second run would stall
-        that run; LLVM runs on the background thread and stalls no run)."""
+        """Whether this run should start the compile: the program's second run when planning
+        it is cheap; else once its interpreted runs have cost ``RENT_SHARE`` of the planning
+        (rent before buying: planning a large cut competes with the user's thread for the
+        interpreter lock even on the background thread, so a program run a few times only
+        must not pay for it)."""
         if self._started:
             return False
         return (self._planning_seconds <= CHEAP_COMPILE
                 or self._interpreted_seconds >= RENT_SHARE * self._planning_seconds)
 
-    def start(self, prepared, shape_fn) -> None:
-        """Compile ``prepared`` (this program, planned from a later trace) in the background,
-        or at once when it needs no new native code (every kernel template it launches is
-        compiled already: building it costs microseconds, this run uses it).  ``shape_fn``
-        gives the compiled program its sizes: the plan asked for derived sizes of its own,
-        in its own order, which the interpreter tier's sizes vector does not hold."""
+    def start(self, cut) -> None:
+        """Compile this program from ``cut`` (a later trace's: its plan asks for derived
+        sizes of its own, in its own order, so the compiled program gets its own shape
+        function).  Planning estimated cheap runs here, on the sync's thread; when every
+        kernel template of the plan is compiled already (a loop body traced at another trip
+        count), the compiled program is built at once and this run uses it.  Otherwise the
+        rest goes to the background thread: planning a large cut there (from
+        ``cut.detached()``, a copy of its nodes the sync's realizations do not touch) and
+        LLVM for new templates, so no run stalls on them."""
         self._started = True
-        self._prepared = prepared
-        self._shape_fn = shape_fn
-        if getattr(prepared, "missing", True):
+        if self._planning_seconds > CHEAP_COMPILE:
+            self._cut = cut.detached()
+            _worker.submit(self)
+            return
+        self._plan(cut)
+        if getattr(self._prepared, "missing", True):
             _worker.submit(self)
         else:
             self.compile_now(background=False)
+
+    def _plan(self, cut) -> None:
+        prepared = self._backend.prepare(cut)
+        record_planning(getattr(prepared, "seconds", 0.0), len(cut.order))
+        self._shape_fn = cut.finish()
+        self._prepared = prepared
 
     def run(self, inputs, sizes, sites=None):
         """``sizes`` is the interpreter tier's vector: the symbols, then its derived sizes."""
@@ -139,21 +154,22 @@ class TieredProgram:
             self._interpreted_seconds += time.perf_counter() - start
 
     def compile_now(self, background: bool = True) -> None:
-        """The LLVM half of the compile (on the worker thread, or on the sync's when it
-        needs no LLVM)."""
-        prepared = self._prepared
-        if prepared is None:
-            return
+        """The rest of the compile: planning when ``start`` left it to the background, then
+        LLVM (on the worker thread, or on the sync's when it needs no LLVM)."""
         try:
+            if self._cut is not None:
+                cut, self._cut = self._cut, None
+                self._plan(cut)
+            prepared, self._prepared = self._prepared, None
+            if prepared is None:
+                return
             program = self._backend.finish(prepared)
         except Exception as exc:        # noqa: BLE001 (a compile bug must not kill the worker)
             self.failed = exc
             metrics.log("cache", f"background compile failed, the program stays on the "
                                  f"interpreter tier: {type(exc).__name__}: {exc}")
             return
-        finally:
-            self._prepared = None
-        self.compiled = program         # (its shape function was set by ``start``)
+        self.compiled = program         # (its shape function was set by ``_plan``)
         metrics.counters["background_compiles"] += background
         self._on_ready(program, self._shape_fn)
 

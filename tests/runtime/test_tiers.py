@@ -183,3 +183,23 @@ def test_the_compiled_tier_gets_its_own_derived_sizes():
         tiers_seen.append(compile_cache._memory[next(reversed(compile_cache._memory))].program.tier)
         assert tiers.wait_for_compiles(60)
     assert tiers_seen[0] == "interpreter" and tiers_seen[-1] == "compiled"
+
+
+def test_a_large_cut_is_planned_on_the_background_thread_from_a_detached_copy(monkeypatch):
+    """Planning a large cut must not stall its run: the worker plans a copy of the trace's
+    nodes, which the sync realizes (drops their arguments) meanwhile."""
+    monkeypatch.setattr(tiers, "CHEAP_COMPILE", 0.0)     # every cut counts as large...
+    monkeypatch.setattr(tiers, "RENT_SHARE", 0.0)        # ...and is due at its second run
+    n = 10
+    a = np.random.default_rng(1).random((n, n)) + n * np.eye(n)
+    expected = _gauss(np, a.copy())
+    lnp.reset_metrics()
+    tiers_seen = []
+    for _ in range(3):
+        got = np.asarray(_gauss(lnp, lnp.asarray(a.copy())))
+        np.testing.assert_allclose(got, expected, rtol=1e-12)
+        tiers_seen.append(compile_cache._memory[next(reversed(compile_cache._memory))].program.tier)
+        assert tiers.wait_for_compiles(60)
+    m = lnp.metrics()
+    assert tiers_seen == ["interpreter", "interpreter", "compiled"]
+    assert (m["interpreted_runs"], m["background_compiles"]) == (2, 1)
