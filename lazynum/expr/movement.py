@@ -145,13 +145,14 @@ def _concat_shape(args, attrs):
     first = args[0].shape
     if not 0 <= axis < len(first):
         raise ValueError(f"concatenate axis {axis} invalid for rank {len(first)}")
-    total = 0
+    total, rank = 0, len(first)
     for a in args:
-        if len(a.shape) != len(first) or any(x != y for i, (x, y) in enumerate(zip(a.shape, first))
-                                              if i != axis):
+        shape = a.shape
+        if shape is not first and (len(shape) != rank or shape[:axis] != first[:axis]
+                                   or shape[axis + 1:] != first[axis + 1:]):
             raise ValueError("all the input array dimensions except for the concatenation axis "
                              f"must match exactly, got shapes {[x.shape for x in args]}")
-        total += a.shape[axis]
+        total += shape[axis]
     return first[:axis] + (total,) + first[axis + 1:]
 
 

@@ -609,12 +609,15 @@ def roll(a, shift, axis=None):
 
 
 def _roll(node, shift, axes):
-    pairs = np.broadcast(shift, axes)
-    if pairs.ndim > 1:
-        raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
-    shifts = dict.fromkeys(range(len(node.shape)), 0)
-    for sh, ax in pairs:
-        shifts[int(ax)] += int(sh)
+    if type(shift) is int and len(axes) == 1:       # the common case, without np.broadcast
+        shifts = {axes[0]: shift}
+    else:
+        pairs = np.broadcast(shift, axes)
+        if pairs.ndim > 1:
+            raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
+        shifts = dict.fromkeys(range(len(node.shape)), 0)
+        for sh, ax in pairs:
+            shifts[int(ax)] += int(sh)
     for ax, offset in shifts.items():
         size = node.shape[ax]
         offset %= size or 1
