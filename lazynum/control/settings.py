@@ -114,9 +114,10 @@ SETTINGS_TABLE = {
                 "Which backend runs synced graphs: " + " | ".join(VALID_BACKENDS) + "."),
     "compile": ("LAZYNUM_COMPILE", _parse_compile,
                 "When a compiled backend compiles a new program: background (it runs at once as "
-                "NumPy calls; its kernels compile on a background thread from its second run, "
-                "or, when compiling is costly, once its runs have cost as much, and later runs "
-                "use them when ready; a program whose one interpreted run would cost more than "
+                "NumPy calls; its second run plans it, or, when planning is costly, a background "
+                "thread does once its runs have cost as much; it switches at once when its "
+                "kernel templates are compiled, else they compile on a background thread and "
+                "later runs use them; a program whose one interpreted run would cost more than "
                 "compiling compiles first) or eager (every new program compiles before it runs)."),
     "sync": ("LAZYNUM_SYNC", _parse_sync,
              "What an implicit sync does: allow, warn (a warning naming the line) or raise "
