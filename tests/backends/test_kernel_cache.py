@@ -6,6 +6,7 @@ import pytest
 import lazynum as lnp
 import lazynum.backends.llvm as llvm_backend
 from lazynum.backends.llvm import kernel_cache
+from lazynum.runtime import compile_cache
 
 from ..compile.llvm_harness import compiled, on_llvm
 
@@ -13,6 +14,7 @@ from ..compile.llvm_harness import compiled, on_llvm
 @pytest.fixture(autouse=True)
 def _no_compiled_templates():
     kernel_cache.clear()
+    compile_cache.clear_memory()
     yield
 
 
@@ -85,3 +87,15 @@ def test_a_stored_program_links_its_own_object_code_in_a_process_without_its_tem
     assert lnp.metrics()["kernels_compiled"] == 0
     assert set(again.codes) == set(program.codes)
     assert all(kernel_cache.lookup(name) is again.codes[name] for name in again.codes)
+
+
+def test_a_long_compile_a_sync_waits_for_is_reported_once_on_stderr(monkeypatch, capsys):
+    monkeypatch.setattr(kernel_cache, "LONG_COMPILE_SECONDS", 0.0)
+    monkeypatch.setattr(kernel_cache, "_noted", [])
+    with lnp.config(backend="llvm", compile="eager"):
+        for k in range(2):
+            x = lnp.asarray(np.arange(6.0))
+            np.asarray(lnp.sin(x) * (k + 2) + lnp.cos(x[::-1]) ** (k + 2))
+    err = capsys.readouterr().err
+    assert err.count("lazynum: compiling") == 1
+    assert "new kernel templates for the sync at" in err and "test_kernel_cache.py" in err

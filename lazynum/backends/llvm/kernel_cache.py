@@ -15,7 +15,9 @@ template that is ready.  Two threads compiling the same template keep the first 
 from __future__ import annotations
 
 import ctypes
+import sys
 import threading
+import time
 
 from ...control import telemetry
 from . import codegen, jit
@@ -66,8 +68,10 @@ def render(kernel) -> str:
 
 def compiled(kernels) -> dict:
     """Template name -> ``KernelCode`` for each of ``kernels`` (templates with strategies),
-    compiling those not compiled before."""
-    out = {}
+    compiling those not compiled before.  (One LLVM module per template: a Ctrl-C waits for
+    one template's compile at most.)"""
+    out, start = {}, time.perf_counter()
+    missing = sum(lookup(k.name) is None for k in kernels)
     for kernel in kernels:
         code = lookup(kernel.name)
         if code is None:
@@ -78,10 +82,28 @@ def compiled(kernels) -> dict:
             telemetry.counters["kernels_compiled"] += 1
             if telemetry.enabled("kernels"):
                 telemetry.log("kernels", f"compiled template {kernel.name}")
+            _note_if_long(time.perf_counter() - start, missing)
         else:
             telemetry.counters["kernels_reused"] += 1
         out[kernel.name] = code
     return out
+
+
+LONG_COMPILE_SECONDS = 2.0
+_noted = []
+
+
+def _note_if_long(elapsed: float, missing: int) -> None:
+    """Once per process, on stderr: a compile a user's sync waits for is taking long."""
+    if (elapsed < LONG_COMPILE_SECONDS or _noted
+            or threading.current_thread().name == "lazynum-compiler"):   # nobody waits on it
+        return
+    _noted.append(True)
+    print(f"lazynum: compiling {missing} new kernel templates for the sync at "
+          f"{telemetry.user_frame()} has taken {elapsed:.1f} s so far. Each template compiles "
+          "once per process and is stored with its program (LAZYNUM_CACHE_DIR); with "
+          "LAZYNUM_COMPILE=background new programs run as NumPy calls while they compile.",
+          file=sys.stderr)
 
 
 def loaded(name: str, functions, obj: bytes) -> KernelCode:
