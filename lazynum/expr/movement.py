@@ -17,11 +17,14 @@ from .node import apply as _apply_node
 
 
 def view_extent(shape, strides, offset) -> tuple:
-    """Lowest and highest flat element index a strided view touches (None if empty)."""
-    if size_of(shape) == 0:
-        return None
-    low = high = offset
+    """Lowest and highest flat element index a strided view touches (None if empty), as
+    plain ints: they are only compared (symbolic arithmetic here would cost a SymInt
+    expression per dim on every traced view)."""
+    low = high = int(offset)
     for d, s in zip(shape, strides):
+        d, s = int(d), int(s)
+        if d == 0:
+            return None
         if s > 0:
             high += (d - 1) * s
         else:
@@ -34,9 +37,16 @@ def _view_shape(args, attrs):
     if len(shape) != len(strides) or any(d < 0 for d in shape):
         raise ValueError(f"bad view shape {shape} / strides {strides}")
     extent = view_extent(shape, strides, offset)
-    if extent is not None and (extent[0] < 0 or extent[1] >= args[0].size):
+    if extent is not None and (extent[0] < 0 or extent[1] >= _plain_size(args[0].shape)):
         raise ValueError(f"view {attrs} reaches outside its base of size {args[0].size}")
     return tuple(shape)
+
+
+def _plain_size(shape) -> int:
+    n = 1
+    for d in shape:
+        n *= int(d)
+    return n
 
 
 def _strided(flat: np.ndarray, shape, strides, offset, writeable=False):

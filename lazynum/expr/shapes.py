@@ -101,6 +101,8 @@ def slice_extent(item: slice, size) -> tuple:
 
 def range_length(start, stop, step) -> int:
     """``len(range(start, stop, step))`` with exact (possibly symbolic) arithmetic."""
+    if step == 1:               # the common slice: one subtraction, not three operations
+        return stop - start if start < stop else 0
     if step > 0:
         return (stop - start + (step - 1)) // step if start < stop else 0
     return (start - stop + (-step - 1)) // -step if stop < start else 0

@@ -103,10 +103,10 @@ def basic_layout(layout, items) -> tuple:
         size, stride = shape[dim], strides[dim]
         if isinstance(item, slice):
             start, step, length = slice_extent(item, size)
-            if length:
+            if length and start:
                 offset += start * stride
             new_shape.append(length)
-            new_strides.append(stride * step)
+            new_strides.append(stride if step == 1 else stride * step)
         else:
             i = operator.index(item)
             if not -size <= i < size:
