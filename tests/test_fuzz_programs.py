@@ -55,6 +55,17 @@ def test_random_program_matches_numpy(seed, backend, request):
     assert result.status == "ok", result.failure or result.reason
 
 
+def test_random_programs_switching_tiers_match_numpy_on_every_run():
+    """The ``tiers`` fuzz backend: each program three times under background compilation
+    (interpreter tier, the switch to a plan from a later trace, the compiled tier)."""
+    failures = []
+    for seed in range(FIRST_SEED, FIRST_SEED + 12):
+        result = check(_program(seed), lazynum, "tiers")
+        if result.status == "fail":
+            failures.append((seed, result.failure.category))
+    assert failures == []
+
+
 def test_the_slice_exercises_every_statement_kind_and_numpy_errors():
     programs = [_program(seed) for seed in range(FIRST_SEED, FIRST_SEED + PROGRAMS)]
     assert {statement.group for program in programs for statement in program.statements} == set(KINDS)

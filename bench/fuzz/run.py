@@ -315,17 +315,37 @@ class Result:
     reason: str = ""
 
 
+# ``tiers`` is llvm under LAZYNUM_COMPILE=background with each program run TIER_RUNS times
+# (compiles waited for between runs): the interpreter tier, the switch to a program planned
+# from a later trace, and the compiled tier, each against NumPy.
+TIER_RUNS = 3
+
+
+def settings_for(backend: str) -> dict:
+    """The lazynum settings a fuzz backend name stands for."""
+    if backend == "tiers":
+        return {"backend": "llvm", "compile": "background"}
+    return {"backend": backend, "compile": "eager"}   # the compiled tier itself
+
+
 def check(program: Program, lazynum, backend: str) -> Result:
     """Run ``program`` both ways on ``backend``; the verdict."""
     reference = run_numpy(program)
     if reference.invalid:
         return Result("invalid", reason=reference.invalid)
-    with lazynum.config(backend=backend, cache_dir="off", recompile_limit=0, sync="allow",
-                        compile="eager"):   # the compiled tier itself, not its interpreter
+    runs = TIER_RUNS if backend == "tiers" else 1
+    with lazynum.config(cache_dir="off", recompile_limit=0, sync="allow", **settings_for(backend)):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            try:
-                failure = run_lazynum(program, lazynum, reference)
-            except Exception as exc:           # noqa: BLE001  (the runner itself must not die)
-                failure = Failure(f"runner:{type(exc).__name__}", None, None, "", describe_error(exc), _trace(exc))
+            failure = None
+            for _ in range(runs):
+                try:
+                    failure = run_lazynum(program, lazynum, reference)
+                except Exception as exc:           # noqa: BLE001  (the runner itself must not die)
+                    failure = Failure(f"runner:{type(exc).__name__}", None, None, "", describe_error(exc), _trace(exc))
+                if failure is not None:
+                    break
+                if runs > 1:
+                    from lazynum.runtime.tiers import wait_for_compiles
+                    wait_for_compiles(60)
     return Result("fail", failure) if failure is not None else Result("ok")

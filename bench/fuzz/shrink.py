@@ -18,7 +18,7 @@ import time
 import numpy
 
 from .program import Program
-from .run import check, public_type, run_numpy
+from .run import check, public_type, run_numpy, settings_for
 from .values import array_literal, python_literal
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -156,7 +156,7 @@ def live():
     return [v for v in globals().values() if isinstance(v, (np.ndarray, np.BoundedArray))]
 
 
-with np.config(backend="{backend}", cache_dir="off", compile="eager"):
+with np.config(backend="{lazynum_backend}", cache_dir="off", compile="{compile}"):
 '''
 
 
@@ -164,7 +164,9 @@ def reproducer(program: Program, failure, backend: str) -> str:
     """A standalone script: imports, inputs as literal arrays, statements, and a check that
     prints both results and fails while lazynum differs from NumPy."""
     reference = run_numpy(program)
+    settings = settings_for(backend)
     text = HEADER.format(category=failure.category, seed=program.seed, backend=backend,
+                         lazynum_backend=settings["backend"], compile=settings["compile"],
                          variable=failure.variable, statement=failure.statement,
                          numpy_result=_one_line(failure.numpy_result),
                          lazynum_result=_one_line(failure.lazynum_result))
