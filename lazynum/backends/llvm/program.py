@@ -12,6 +12,7 @@ survives ``to_bytes``/``load``.
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import time
 
@@ -24,6 +25,10 @@ from ...compile.plan import ExternStep, KernelStep, RoutineStep, donations, eval
 from ..reference import InternalError
 from . import buffer_pool, compaction, jit, kernel_cache, serialize, workers
 from .capabilities import SUPPORTS
+
+
+_NO_STRIDES = np.zeros(1, dtype=np.int64)     # (read by no kernel: no strided input)
+_NO_STATE = contextlib.nullcontext()
 
 
 def _shape_value(shape, sizes) -> tuple:
@@ -48,6 +53,8 @@ class ParamLayout:
         return self.strides[i] + j
 
     def fill(self, values) -> np.ndarray:
+        if not self.strides:
+            return _NO_STRIDES
         params = np.zeros(self.size, dtype=np.int64)
         for i, base in self.strides.items():
             a = values[i]
@@ -78,6 +85,7 @@ class Program:
         # come back in another layout (np.concatenate follows its inputs' order).
         self._kernel_reads = {n for s in steps if isinstance(s, KernelStep) for n in s.args}
         self._donated = donations(steps, outputs, releases, n_inputs)
+        self._has_externs = any(isinstance(s, ExternStep) for s in steps)
 
     @property
     def kernel_count(self) -> int:
@@ -96,8 +104,10 @@ class Program:
                                  np.asarray(tuple(sizes), dtype=np.int64)))[self._gather]
         base = params.ctypes.data
         live_externs = set()        # extern results alive: with the inputs, all that may alias
-        input_owners = {id(_owner(v)) for v in inputs if getattr(v, "ndim", 0)}
-        with np.errstate(all="ignore"):
+        input_owners = ({id(_owner(v)) for v in inputs if getattr(v, "ndim", 0)}
+                        if self._donated else ())
+        # NumPy's floating-point state matters to extern calls only (kernels raise nothing).
+        with np.errstate(all="ignore") if self._has_externs else _NO_STATE:
             for index, step in enumerate(self.steps):
                 if isinstance(step, KernelStep):
                     self._launch(step, values, sizes, base + self._param_offsets[index])
