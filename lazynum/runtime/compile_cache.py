@@ -116,6 +116,7 @@ def _remember(key, entry, cacheable: bool) -> None:
 
 
 def _compile(backend, order, outputs, sig, site) -> Entry:
+    _install_kernel_store(backend)
     start = time.perf_counter()
     metrics.counters["cache_misses"] += 1
     _explain_miss(sig, site)
@@ -279,6 +280,55 @@ def _to_disk(backend, sig, entry) -> None:
     if cache.put(cache_entry.name(fields), payload):
         metrics.counters["disk_writes"] += 1
         metrics.log("cache", f"stored {cache_entry.name(fields)} in {cache.path}")
+
+
+class KernelStore:
+    """Compiled kernel templates on disk, beside the programs (``LAZYNUM_CACHE_DIR``): the
+    key is the template's full canonical text, verified like a program's before its object
+    code reaches the backend (which bounds-checks it too)."""
+
+    def __init__(self, backend):
+        self.backend = backend
+
+    def _fields(self, name: str, key_text: str) -> dict:
+        tag = self.backend.artifact_tag()
+        return cache_entry.key_fields(__version__, _source_digest(), f"{self.backend.NAME}-kernel",
+                                      tag, f"kernel template {name}\n{key_text}")
+
+    def load(self, name: str, key_text: str):
+        cache = disk_cache()
+        if cache is None:
+            return None
+        fields = self._fields(name, key_text)
+        entry = cache_entry.name(fields)
+        data = cache.get(entry)
+        if data is None:
+            return None
+        try:
+            _, obj = cache_entry.decode(data, fields, 0)
+        except cache_entry.Rejected as exc:
+            _reject(cache, entry, data, str(exc))
+            return None
+        metrics.log("cache", f"loaded kernel template {name} from {cache.path}")
+        return obj
+
+    def save(self, name: str, key_text: str, obj: bytes) -> None:
+        cache = disk_cache()
+        if cache is None:
+            return
+        fields = self._fields(name, key_text)
+        if cache.put(cache_entry.name(fields), cache_entry.encode(fields, 0, "", obj)):
+            metrics.counters["disk_writes"] += 1
+
+
+_stores_installed: set = set()
+
+
+def _install_kernel_store(backend) -> None:
+    """Give a backend that caches kernel templates its disk store (once per backend)."""
+    if backend.NAME not in _stores_installed and hasattr(backend, "use_kernel_store"):
+        backend.use_kernel_store(KernelStore(backend))
+        _stores_installed.add(backend.NAME)
 
 
 def _from_disk(backend, sig):

@@ -1,5 +1,10 @@
 """Kernel-granular native code: a kernel template is compiled once per process and serves
 every program that launches it, whatever its loop's trip count."""
+import json
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -99,3 +104,49 @@ def test_a_long_compile_a_sync_waits_for_is_reported_once_on_stderr(monkeypatch,
     err = capsys.readouterr().err
     assert err.count("lazynum: compiling") == 1
     assert "new kernel templates for the sync at" in err and "test_kernel_cache.py" in err
+
+
+CHILD = """
+import json, sys, numpy, lazynum as np
+n = int(sys.argv[1])
+a = numpy.random.default_rng(n).random((n, n)) + n * numpy.eye(n)
+x = np.asarray(a.copy())
+for c in range(1, n):
+    x[c:, c - 1:] = x[c:, c - 1:] - (x[c:, c - 1] / x[c - 1, c - 1:c])[:, None] * x[c - 1, c - 1:]
+got = numpy.asarray(x)
+for c in range(1, n):
+    a[c:, c - 1:] = a[c:, c - 1:] - (a[c:, c - 1] / a[c - 1, c - 1:c])[:, None] * a[c - 1, c - 1:]
+m = np.metrics()
+print(json.dumps({"ok": bool(numpy.allclose(got, a, rtol=1e-12)), "compiled": m["kernels_compiled"],
+                  "reused": m["kernels_reused"], "programs": m["compiles"]}))
+"""
+
+
+def _child(tmp_path, n):
+    env = dict(os.environ, LAZYNUM_CACHE_DIR=str(tmp_path / "cache"), LAZYNUM_COMPILE="eager",
+               LAZYNUM_BACKEND="llvm")
+    out = subprocess.run([sys.executable, "-c", CHILD, str(n)], env=env, capture_output=True,
+                         text=True, timeout=300, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1]), out.stderr
+
+
+def test_a_new_process_compiles_no_template_an_earlier_one_stored(tmp_path):
+    """n=13 in a fresh process after n=12 in another: a new program, no LLVM."""
+    (first, _), (second, _) = _child(tmp_path, 12), _child(tmp_path, 13)
+    assert first["ok"] and second["ok"]
+    assert first["compiled"] >= 1 and first["programs"] == 1
+    assert second["programs"] == 1 and second["compiled"] == 0
+    assert second["reused"] == first["compiled"]
+
+
+def test_a_damaged_template_entry_is_refused_and_compiled_again(tmp_path):
+    first, _ = _child(tmp_path, 12)
+    kernels = sorted((tmp_path / "cache").glob("llvm-kernel-*.lzc"))
+    assert len(kernels) == first["compiled"]
+    for path in kernels:                     # one bit of the object code flipped
+        data = bytearray(path.read_bytes())
+        data[-100] ^= 0x10
+        path.write_bytes(bytes(data))
+    second, stderr = _child(tmp_path, 13)
+    assert second["ok"] and second["compiled"] == first["compiled"]
+    assert "llvm-kernel-" in stderr and "removed" in stderr      # refused, with a warning

@@ -45,10 +45,15 @@ def compile(cut) -> Program:  # noqa: A001 - the backend contract's name
 # templates not compiled yet (``Prepared.missing``) and may run on another thread.
 
 
+def use_kernel_store(store) -> None:
+    """Where compiled kernel templates persist (``runtime.compile_cache.KernelStore``)."""
+    kernel_cache.use_store(store)
+
+
 def load(data: bytes) -> Program:
     """Rebuild a ``Program`` from ``Program.to_bytes()``; ValueError when malformed."""
     return serialize.restore(data, Program, kernel_cache.loaded)
 
 
 __all__ = ["NAME", "ARTIFACT_VERSION", "Prepared", "Program", "artifact_tag", "compile", "finish",
-           "load", "prepare"]
+           "load", "prepare", "use_kernel_store"]

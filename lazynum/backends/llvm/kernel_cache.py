@@ -19,6 +19,7 @@ import sys
 import threading
 import time
 
+from ...compile.kernel_template import canonical_text
 from ...control import telemetry
 from . import codegen, jit
 
@@ -73,7 +74,7 @@ def compiled(kernels) -> dict:
     out, start = {}, time.perf_counter()
     missing = sum(lookup(k.name) is None for k in kernels)
     for kernel in kernels:
-        code = lookup(kernel.name)
+        code = lookup(kernel.name) or _from_store(kernel)
         if code is None:
             text = render(kernel)
             _, obj = jit.compile_module(text)
@@ -82,11 +83,37 @@ def compiled(kernels) -> dict:
             telemetry.counters["kernels_compiled"] += 1
             if telemetry.enabled("kernels"):
                 telemetry.log("kernels", f"compiled template {kernel.name}")
+            if _store[0] is not None:
+                _store[0].save(kernel.name, canonical_text(kernel), obj)
             _note_if_long(time.perf_counter() - start, missing)
         else:
             telemetry.counters["kernels_reused"] += 1
         out[kernel.name] = code
     return out
+
+
+# The persistent store of templates (set by the runtime, which owns the disk cache): an
+# object with ``load(name, key_text) -> bytes | None`` (verified against the full key) and
+# ``save(name, key_text, obj)``.  A new process compiles no template an earlier one stored.
+_store: list = [None]
+
+
+def use_store(store) -> None:
+    _store[0] = store
+
+
+def _from_store(kernel):
+    store = _store[0]
+    if store is None:
+        return None
+    obj = store.load(kernel.name, canonical_text(kernel))
+    if obj is None:
+        return None
+    try:
+        return _keep(KernelCode(kernel.name, obj, jit.load_object(obj, function_names(kernel))))
+    except ValueError as exc:       # verified bytes that are still not this host's code
+        telemetry.log("cache", f"stored template {kernel.name} unusable: {exc}")
+        return None
 
 
 LONG_COMPILE_SECONDS = 2.0
