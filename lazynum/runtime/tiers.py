@@ -42,8 +42,8 @@ SECONDS_PER_CALL = 5e-6
 SECONDS_PER_PLAN = 20e-3
 SECONDS_PER_PLANNED_OP = 100e-6      # until plans of this process say otherwise
 SECONDS_PER_DISTINCT_OP = 20e-3      # LLVM, per distinct (op, dtype) of the cut
-CHEAP_COMPILE = 0.1          # seconds of planning: below this a sync's thread plans at once
-RENT_SHARE = 1.0             # else the worker plans once interpreted runs cost this share of it
+CHEAP_COMPILE = 0.05         # seconds of planning: below this a sync's thread plans at once
+RENT_SHARE = 2.0             # else the worker plans once interpreted runs cost this many times it
 
 
 _planning_rate = [SECONDS_PER_PLANNED_OP]      # seconds per node, learned from plans made
