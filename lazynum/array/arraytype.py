@@ -27,7 +27,7 @@ _thread = nodes.thread          # live arrays are registered per thread (runtime
 
 class Storage:
     """The shared value behind a group of views: a node plus a version counter."""
-    __slots__ = ("node", "version")
+    __slots__ = ("node", "version", "__weakref__")     # (runtime.writes holds it weakly)
 
     def __init__(self, node):
         self.node = node

@@ -14,8 +14,10 @@ from __future__ import annotations
 import threading
 import weakref
 
-# (target, value before the write, value after it); ``target`` is an owner array's weakref
-# or a Storage (the value shared by views): whichever held the value when it was written.
+# (target, value before the write, value after it); ``target`` is a weakref to an owner
+# array or to a Storage (the value shared by views): whichever held the value when it was
+# written.  Weak, so a rebound array's old storage (``f[i] = ...`` then ``f = np.where(...)``)
+# does not keep its never-computed graph alive from run to run.
 _pending: list = []
 _lock = threading.Lock()
 
@@ -24,7 +26,7 @@ def remember(target, before, after) -> None:
     """Record a write of ``after`` over ``before`` into ``target`` (an array or a Storage)."""
     if after.buffer is not None:
         return
-    holder = target if hasattr(target, "version") else weakref.ref(target)
+    holder = weakref.ref(target)
     with _lock:
         _pending.append((holder, before, after))
 
@@ -58,7 +60,7 @@ def undo(failed) -> None:
 
 
 def _target(holder):
-    return holder if hasattr(holder, "version") else holder()
+    return holder()
 
 
 def _current(target):

@@ -72,3 +72,31 @@ def test_remembered_writes_do_not_outlive_the_sync_that_computes_their_array():
     x.sync()
     assert remembered() == 0
     assert_same(x, np.arange(64.0))
+
+
+def test_a_rebound_arrays_writes_do_not_keep_its_graph_alive_across_runs():
+    """``f[i] = ...`` then ``f = np.where(...)``: the old storage's last value is never
+    computed; remembering the writes (for undo) must not keep that graph alive: live
+    graph nodes stay flat from run to run (they grew by a whole program per run)."""
+    import gc
+
+    from lazynum.expr.node import Node
+
+    def program():
+        f = lnp.asarray(np.arange(12.0).reshape(3, 4))
+        for _ in range(5):
+            for i in range(3):
+                f[i] = f[i] * 0.5 + i
+            f = lnp.where(f > 1.0, f[::-1], f)
+        return np.asarray(f)
+
+    def live_nodes():
+        gc.collect()
+        return sum(type(o) is Node for o in gc.get_objects())
+
+    expected = program()
+    program()
+    before = live_nodes()
+    for _ in range(4):
+        np.testing.assert_array_equal(program(), expected)
+    assert live_nodes() <= before
