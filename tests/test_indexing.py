@@ -845,3 +845,16 @@ def test_full_boolean_mask_assignment_takes_only_0d_and_1d_values(shape, value_s
     x[x > -1] = value
     got[got > -1] = value
     np.testing.assert_array_equal(np.asarray(got), x)
+
+
+def test_an_element_of_a_computed_array_is_read_without_a_sync_and_keeps_its_value():
+    x = lnp.asarray(np.arange(12.0).reshape(3, 4)) * 2.0
+    np.asarray(x)                                   # computed
+    lnp.reset_metrics()
+    first, last = x[1, 2], x[-1, -1]
+    assert lnp.metrics()["syncs"] == 0
+    x[1, 2] = -1.0                                  # a later write: the read value stays
+    assert (float(first), float(last), float(x[1, 2])) == (12.0, 22.0, -1.0)
+    assert first.dtype == np.float64 and first.shape == ()
+    with pytest.raises(IndexError):
+        x[3, 0]

@@ -12,6 +12,7 @@ import numpy as np
 from ...array import extension
 from ...array.arraytype import ndarray, view_node, wrap_scalar
 from ...expr import dtypes
+from ...expr.node import constant
 from .advanced import advanced_getitem, advanced_setitem
 from .basic import (_basic_value, _is_basic, _is_scalar_key, _plain_items, base_and_layout,
                     basic_layout, broadcast_value, key_items)
@@ -30,6 +31,9 @@ def getitem(self, key):
     items = _plain_items(key, ndim)
     if items is not None:
         if all(type(k) is int for k in items):      # NumPy returns a scalar: a copy
+            buffer = self._n().buffer
+            if buffer is not None:      # computed (a realized value never changes): read now
+                return wrap_scalar(constant(np.asarray(buffer[tuple(items)])))
             base, layout = base_and_layout(self)
             return wrap_scalar(view_node(base, basic_layout(layout, items)))
         return self._window(basic_layout(self._layout(), items))
