@@ -40,25 +40,32 @@ from ..control import telemetry as metrics
 SECONDS_PER_ELEMENT = 2e-9
 SECONDS_PER_CALL = 5e-6
 SECONDS_PER_PLAN = 20e-3
-SECONDS_PER_PLANNED_OP = 100e-6      # until plans of this process say otherwise
+SECONDS_PER_PLANNED_OP = 100e-6
+SECONDS_PER_PLANNED_REDUCTION = 1e-3     # reductions merge by trial lowerings: the costly part
 SECONDS_PER_DISTINCT_OP = 20e-3      # LLVM, per distinct (op, dtype) of the cut
 CHEAP_COMPILE = 0.05         # seconds of planning: below this a sync's thread plans at once
 RENT_SHARE = 2.0             # else the worker plans once interpreted runs cost this many times it
 
+_planning_scale = [1.0]      # observed / estimated planning time, learned from plans made
 
-_planning_rate = [SECONDS_PER_PLANNED_OP]      # seconds per node, learned from plans made
+
+def _planning_estimate(order) -> float:
+    reductions = sum(1 for node in order if node.op.kind == "reduce")
+    return (SECONDS_PER_PLAN + len(order) * SECONDS_PER_PLANNED_OP
+            + reductions * SECONDS_PER_PLANNED_REDUCTION)
 
 
-def record_planning(seconds: float, nodes: int) -> None:
-    """A plan of ``nodes`` nodes took ``seconds``: later estimates lean on it (planning
-    costs 50-500 us a node depending on how much fuses, so the default is only a start)."""
-    if nodes:
-        _planning_rate[0] = 0.5 * _planning_rate[0] + 0.5 * seconds / nodes
+def record_planning(seconds: float, order) -> None:
+    """Planning ``order`` took ``seconds``: later estimates lean on it (this machine's speed
+    and the kind of program decide it as much as the model does)."""
+    estimate = _planning_estimate(order)
+    if seconds > 0 and estimate > 0:
+        _planning_scale[0] = 0.5 * _planning_scale[0] + 0.5 * seconds / estimate
 
 
 def planning_cost(order) -> float:
     """Estimated seconds to plan the cut's nodes (what a compile costs the sync's thread)."""
-    return SECONDS_PER_PLAN + len(order) * _planning_rate[0]
+    return _planning_estimate(order) * _planning_scale[0]
 
 
 def compile_cost(order) -> float:
@@ -136,7 +143,7 @@ class TieredProgram:
 
     def _plan(self, cut) -> None:
         prepared = self._backend.prepare(cut)
-        record_planning(getattr(prepared, "seconds", 0.0), len(cut.order))
+        record_planning(getattr(prepared, "seconds", 0.0), cut.order)
         self._shape_fn = cut.finish()
         self._prepared = prepared
 
