@@ -218,7 +218,8 @@ class Program:
                 if step.name not in shown:
                     shown.add(step.name)
                     lines.append(self.texts.get(step.name, f"kernel {step.name}"))
-                params = ", ".join(f"n{j}={format_atom(a)}" for j, a in enumerate(step.params))
+                params = ", ".join(f"n{j}={a[1] if a[0] == 'c' else format_atom(a)}"
+                                   for j, a in enumerate(step.params))
                 lines.append(f"launch {step.name}({params})")
             elif isinstance(step, RoutineStep):
                 lines.append(f"routine {step.routine}(values {step.args}) -> value {step.out} "
