@@ -3,11 +3,11 @@
 ``make_plan(cut, supports)`` schedules the cut (fusion, ``schedule``), numbers its values
 (the cut's inputs first, then every buffer the program materializes), lowers each kernel
 spec to the kernel IR with buffers that carry their numbers, turns each kernel into a
-template with its sizes and strides as parameters (``kernel_template``: kernels that differ
-only in those share one function, in this program and in every other), chooses each
-template's loop strategy (``loop_strategy``) and says after which
-step each intermediate is dead; ``donations`` says which extern call may update its argument
-in place (computed again when a stored program is loaded: it is keyed by the step objects).
+template with its sizes, strides and index constants as parameters (``kernel_template``:
+kernels that differ only in those share one function, in this program and in every other),
+chooses each template's loop strategy (``loop_strategy``) and says after which step each
+intermediate is dead; ``donations`` says which extern call may update its argument in place
+(computed again when a stored program is loaded: it is keyed by the step objects).
 
 A backend renders the plan's kernels (``backends/llvm/codegen`` writes LLVM IR) and runs its
 steps; it never sees the graph.  The steps name values by number and sizes by slot, so a

@@ -169,19 +169,25 @@ def _gauss(xp, a):
     return a
 
 
-def test_the_compiled_tier_gets_its_own_derived_sizes():
-    """Slice offsets and extents are sizes derived from the symbols; the compiled plan asks
-    for them in its own order, so it must not be fed the interpreter tier's sizes vector
-    (it was: a view_scatter out of bounds at the first compiled run)."""
-    n = 12
-    a = np.random.default_rng(0).random((n, n)) + n * np.eye(n)
+def _gauss_tiers(n, runs, seed) -> list:
+    """Gauss elimination run ``runs`` times (compiles waited for between runs), each run
+    checked against NumPy; the tier of each run."""
+    a = np.random.default_rng(seed).random((n, n)) + n * np.eye(n)
     expected = _gauss(np, a.copy())
     tiers_seen = []
-    for _ in range(4):
+    for _ in range(runs):
         got = np.asarray(_gauss(lnp, lnp.asarray(a.copy())))
         np.testing.assert_allclose(got, expected, rtol=1e-12)
         tiers_seen.append(compile_cache._memory[next(reversed(compile_cache._memory))].program.tier)
         assert tiers.wait_for_compiles(60)
+    return tiers_seen
+
+
+def test_the_compiled_tier_gets_its_own_derived_sizes():
+    """Slice offsets and extents are sizes derived from the symbols; the compiled plan asks
+    for them in its own order, so it must not be fed the interpreter tier's sizes vector
+    (it was: a view_scatter out of bounds at the first compiled run)."""
+    tiers_seen = _gauss_tiers(12, 4, seed=0)
     assert tiers_seen[0] == "interpreter" and tiers_seen[-1] == "compiled"
 
 
@@ -190,16 +196,8 @@ def test_a_large_cut_is_planned_on_the_background_thread_from_a_detached_copy(mo
     nodes, which the sync realizes (drops their arguments) meanwhile."""
     monkeypatch.setattr(tiers, "CHEAP_COMPILE", 0.0)     # every cut counts as large...
     monkeypatch.setattr(tiers, "RENT_SHARE", 0.0)        # ...and is due at its second run
-    n = 10
-    a = np.random.default_rng(1).random((n, n)) + n * np.eye(n)
-    expected = _gauss(np, a.copy())
     lnp.reset_metrics()
-    tiers_seen = []
-    for _ in range(3):
-        got = np.asarray(_gauss(lnp, lnp.asarray(a.copy())))
-        np.testing.assert_allclose(got, expected, rtol=1e-12)
-        tiers_seen.append(compile_cache._memory[next(reversed(compile_cache._memory))].program.tier)
-        assert tiers.wait_for_compiles(60)
+    tiers_seen = _gauss_tiers(10, 3, seed=1)
     m = lnp.metrics()
     assert tiers_seen == ["interpreter", "interpreter", "compiled"]
     assert (m["interpreted_runs"], m["background_compiles"]) == (2, 1)
