@@ -103,6 +103,8 @@ def memory_order(layouts_of_operands, shape):
     """
     ndim = len(shape)
     operand_strides = [_iterator_strides(layout, shape) for layout in layouts_of_operands]
+    if all(_c_ordered(strides) for strides in operand_strides):
+        return None         # no operand votes to move an axis (slices of C arrays: the rule)
     fastest_first = list(range(ndim))[::-1]
     for i0 in range(1, ndim):
         axis0, position = fastest_first[i0], i0
@@ -116,6 +118,19 @@ def memory_order(layouts_of_operands, shape):
         fastest_first.insert(position, fastest_first.pop(i0))
     order = tuple(fastest_first[::-1])
     return None if order == tuple(range(ndim)) else order
+
+
+def _c_ordered(strides) -> bool:
+    """Whether an operand's non-zero strides never grow from one axis to the next: then it
+    says "larger" for every slower axis, and the sort below moves nothing for it."""
+    previous = None
+    for s in strides:
+        if s:
+            s = abs(s)
+            if previous is not None and s > previous:
+                return False
+            previous = s
+    return True
 
 
 def _iterator_strides(layout, shape):
