@@ -12,7 +12,7 @@ import numpy as np
 
 from . import dtypes
 from .registry import register
-from .shapes import normalize_axis, size_of
+from .shapes import normalize_axis
 from .node import apply as _apply_node
 
 
@@ -53,10 +53,11 @@ def _strided(flat: np.ndarray, shape, strides, offset, writeable=False):
     """The strided window over C-contiguous ``flat``.  NumPy's ndarray constructor checks
     that the window stays inside the buffer (negative strides included) and is ~10x cheaper
     than ``as_strided``."""
-    if size_of(shape) == 0:
+    shape = [int(d) for d in shape]         # plain ints: SymInt arithmetic builds expressions
+    if 0 in shape:
         return np.empty(shape, flat.dtype)
     item = flat.itemsize
-    out = np.ndarray(shape, flat.dtype, flat, offset * item, [s * item for s in strides])
+    out = np.ndarray(shape, flat.dtype, flat, int(offset) * item, [int(s) * item for s in strides])
     if not writeable:
         out.flags.writeable = False
     return out
