@@ -66,11 +66,26 @@ def size_of(shape) -> int:
 
 def c_strides(shape) -> tuple:
     """Element strides of a C-contiguous array of ``shape``."""
+    if type(shape) is tuple:
+        # Memo by the tuple object (a node's shape is asked for again at every view of it;
+        # symbolic strides cost a SymInt product per dim).  Not by value: equal sizes may be
+        # different expressions.  The entry holds the tuple, so its id is not reused.
+        hit = _c_strides_of.get(id(shape))
+        if hit is not None and hit[0] is shape:
+            return hit[1]
     strides, step = [], 1
     for d in reversed(shape):
         strides.append(step)
         step *= max(d, 1)
-    return tuple(reversed(strides))
+    out = tuple(reversed(strides))
+    if type(shape) is tuple:
+        if len(_c_strides_of) > 4096:
+            _c_strides_of.clear()
+        _c_strides_of[id(shape)] = (shape, out)
+    return out
+
+
+_c_strides_of: dict = {}     # id(shape tuple) -> (the tuple, its C strides)
 
 
 def slice_extent(item: slice, size) -> tuple:
