@@ -73,7 +73,7 @@ class _Renamer:
         out = self.memo.get(index)
         if out is None:
             terms = []
-            for monomial, coef in sorted(index.terms, key=lambda t: (_shape_key(t[0]), t[1])):
+            for monomial, coef in _structural_order(index):
                 monomial = tuple(self.atom(a) for a in monomial)
                 if not monomial:
                     monomial, coef = (self.constant(coef),), 1
@@ -103,7 +103,12 @@ class _Renamer:
 def _rename_inside(index: ix.Index, renamer: _Renamer) -> ix.Index:
     """Inside ``//`` and ``%``: program atoms become parameters, constants stay."""
     return ix.Index([(tuple(renamer.atom(a) for a in monomial), coef)
-                     for monomial, coef in sorted(index.terms, key=lambda t: (_shape_key(t[0]), t[1]))])
+                     for monomial, coef in _structural_order(index)])
+
+
+def _structural_order(index: ix.Index) -> list:
+    """``index``'s terms in an order that ignores program numbers and values."""
+    return sorted(index.terms, key=lambda term: (_shape_key(term[0]), term[1]))
 
 
 def _shape_key(monomial) -> tuple:

@@ -13,7 +13,7 @@ import numpy as np
 from . import dtypes
 from .registry import register
 from .shapes import normalize_axis
-from .node import apply as _apply_node
+from .node import _numel, apply as _apply_node
 
 
 def view_extent(shape, strides, offset) -> tuple:
@@ -37,16 +37,10 @@ def _view_shape(args, attrs):
     if len(shape) != len(strides) or any(d < 0 for d in shape):
         raise ValueError(f"bad view shape {shape} / strides {strides}")
     extent = view_extent(shape, strides, offset)
-    if extent is not None and (extent[0] < 0 or extent[1] >= _plain_size(args[0].shape)):
+    if extent is not None and (extent[0] < 0 or extent[1] >= _numel(args[0].shape)):
         raise ValueError(f"view {attrs} reaches outside its base of size {args[0].size}")
     return tuple(shape)
 
-
-def _plain_size(shape) -> int:
-    n = 1
-    for d in shape:
-        n *= int(d)
-    return n
 
 
 def _strided(flat: np.ndarray, shape, strides, offset, writeable=False):

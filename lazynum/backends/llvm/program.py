@@ -261,20 +261,21 @@ def finish(prepared: Prepared) -> Program:
     (thread-safe: ``jit`` serializes LLVM, ``kernel_cache`` its table)."""
     start = time.perf_counter()
     plan, kernels = prepared.plan, prepared.plan.kernels
-    missing = len(prepared.missing)
+    logging = telemetry.enabled("kernels")
+    missing = len(prepared.missing) if logging else 0      # (only the log line needs it)
     codes = kernel_cache.compiled(kernels)
-    if telemetry.enabled("kernels"):
-        for k in kernels:
-            telemetry.log("kernels", prepared.texts[k.name])
     program = Program(plan.n_inputs, plan.contiguous, plan.values, plan.steps, plan.outputs,
                       plan.releases, codes, prepared.texts, plan.scalars)
     program.kernels_ir = kernels            # for inspection (not stored)
-    routine_calls = sum(isinstance(s, RoutineStep) for s in plan.steps)
-    seconds = prepared.seconds + time.perf_counter() - start
-    telemetry.log("kernels", f"built a program of {program.kernel_count} launches of "
-                             f"{len(kernels)} kernel templates ({missing} compiled now), "
-                             f"{routine_calls} routine calls, {program.extern_count} extern "
-                             f"calls in {seconds * 1e3:.1f} ms")
+    if logging:
+        for k in kernels:
+            telemetry.log("kernels", prepared.texts[k.name])
+        routine_calls = sum(isinstance(s, RoutineStep) for s in plan.steps)
+        seconds = prepared.seconds + time.perf_counter() - start
+        telemetry.log("kernels", f"built a program of {program.kernel_count} launches of "
+                                 f"{len(kernels)} kernel templates ({missing} not in memory), "
+                                 f"{routine_calls} routine calls, {program.extern_count} extern "
+                                 f"calls in {seconds * 1e3:.1f} ms")
     return program
 
 
