@@ -226,9 +226,17 @@ def _show(value) -> str:
         return name if len(value) == 2 else f"{name}[{value[2]}..{value[3] or 'inf'}]"
     if type(value) is tuple and len(value) == 3 and value[0] in _INFIX:
         return f"({_show(value[1])} {_INFIX[value[0]]} {_show(value[2])})"
+    if type(value) is tuple and len(value) > _SHOWN_ITEMS:
+        # a warning line, not a dump: a sync of 3000 outputs differs in one of them
+        head = ", ".join(_show(v) for v in value[:_SHOWN_ITEMS - 2])
+        tail = ", ".join(_show(v) for v in value[-2:])
+        return f"({head}, ... {len(value) - _SHOWN_ITEMS} more ..., {tail})"
     if type(value) is tuple:
         return "(" + ", ".join(_show(v) for v in value) + ("," if len(value) == 1 else "") + ")"
     return getattr(value, "name", None) or str(value)
+
+
+_SHOWN_ITEMS = 8        # longer tuples show their first and last items and a count
 
 
 # --- the disk cache -----------------------------------------------------------------------------

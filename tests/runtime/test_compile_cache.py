@@ -207,6 +207,17 @@ def test_a_line_that_keeps_compiling_warns_once_naming_what_changes():
     assert sum("different programs" in str(w.message) for w in record) == 1
 
 
+def test_a_miss_on_a_sync_of_many_outputs_is_explained_in_one_short_line():
+    # A loop syncing thousands of arrays printed every output index in its warning; the
+    # explanation shows a few of them and a count.
+    from lazynum.runtime.compile_cache import explain
+    cached = [("leaf",), ("outputs", tuple(range(3000)))]
+    new = [("leaf",), ("outputs", tuple(range(2999)) + (3000,))]
+    line = explain(new, [cached])
+    assert line.startswith("nearest cached program: op 'outputs' at position 1: outputs (0, 1,")
+    assert "2992 more" in line and line.endswith("2998, 2999))") and len(line) < 300
+
+
 def test_metrics_count_hits_misses_and_time_each_phase():
     lnp.reset_metrics()
     for n in (4, 5, 6):
