@@ -57,6 +57,7 @@ class KernelBuilder:
         self.extents: dict = {}         # var number -> Index extent
         self.next_var = 0
         self.results: dict = {}         # reduce node id -> (row index, result name)
+        self.map_idx = None             # the map phase's loop index (its stored results')
         self.counter = 0
         self.origin = ""
         self.sources: dict = {}
@@ -187,13 +188,21 @@ class KernelBuilder:
             return None
         if node.op.kind == "reduce":
             raise NotFusable(f"{describe(node)} is not computed before its reader")
+        if node.id in self.computed and at != self.map_idx:
+            # Recomputing a stored result at another point (a roll or view of it) would
+            # recompute its whole expression there, and a loop of rolls multiplies that
+            # per step: a stored result is read back from memory, in a later kernel.
+            raise NotFusable(f"{describe(node)} is stored by this kernel and read at another "
+                             "point (a roll or view of it)")
         if node.op.name == "view":
             return self._visit_view(node, at, memo)
-        arg_idx = [self._broadcast(arg, at) for arg in node.args]
+        lowering = node.op.lowerings.get(KERNEL)
+        arg_index = getattr(lowering, "arg_index", None)
+        arg_idx = (arg_index(self, node, at) if arg_index is not None
+                   else [self._broadcast(arg, at) for arg in node.args])
         missing = [(a, i) for a, i in zip(node.args, arg_idx) if (a.id, i) not in memo]
         if missing:
             return missing
-        lowering = node.op.lowerings.get(KERNEL)
         if not callable(lowering):
             raise NotFusable(f"{describe(node)} has no kernel lowering")
         self.origin = describe(node)
@@ -224,6 +233,15 @@ class KernelBuilder:
             return [(base, base_idx)]
         memo[(node.id, at)] = memo[(base.id, base_idx)]
         return None
+
+    def rolled_index(self, node, at) -> tuple:
+        """Where a roll (``expr.movement.ROLL``) reads its argument for output index ``at``:
+        ``(i - shift) mod n`` along its axis, written ``(i + n - shift) % n`` so the
+        remainder's operand is never negative."""
+        axis, shift = self.cut.attrs(node).template
+        n = ix.size_index(self.cut.size(node.shape[axis]))
+        source = ix.mod(at[axis] + n - ix.size_index(shift), n, ix.Ranges(self.extents))
+        return at[:axis] + (source,) + at[axis + 1:]
 
     def _unravel(self, flat, dims) -> tuple:
         ranges = ix.Ranges(self.extents)
@@ -315,6 +333,7 @@ def _map_phase(b, spec, outer_idx) -> Phase:
     b._new_phase()
     inner_loops, inner_idx = b.new_loops(spec.inner)
     idx = outer_idx + inner_idx
+    b.map_idx = idx
     for root in spec.maps:
         b.store(root, idx, b.value(root, idx))
     phase = b.phase

@@ -96,7 +96,8 @@ def classify(node, supports) -> tuple:
         if supports.reduction(lowering.combine, node.dtype):
             return "reduce", None
         return "extern", f"the backend has no {lowering.combine} reduction on {node.dtype}"
-    if node.op.kind not in ("elementwise", "creation"):
+    if node.op.kind not in ("elementwise", "creation") and not hasattr(lowering, "arg_index"):
+        # (an op that reads its argument at another index, a roll, fuses as a map does)
         return "extern", f"{node.op.kind} ops are not fused"
     why = supports.why_not(node)
     return ("pointwise", None) if why is None else ("extern", why)
@@ -132,10 +133,14 @@ class _Scheduler:
     def __init__(self, cut, supports):
         self.cut = cut
         self.kinds, self.externs = {}, []
+        self.by_id = {n.id: n for n in cut.order}
         for n in cut.order:
             self.kinds[n.id], why = classify(n, supports)
             if why is not None:
                 self.externs.append((describe(n), why))
+        # nodes that read their argument at another index than their own (views, rolls)
+        self.remapping = {n.id for n in cut.order if self.kinds[n.id] == "view"
+                          or hasattr(n.op.lowerings.get(KERNEL), "arg_index")}
         self.refusals = []
         self.pending = {n.id for n in cut.order}
         self._probes = None             # trial lowerings' buffers (``_probe_buffers``)
@@ -286,7 +291,15 @@ class _Scheduler:
         count well under it stands in for the statement count (a node read at two points
         lowers twice: the margin is for that)."""
         return (not spec.reductions and self.kinds[node.id] == "pointwise"
-                and len(spec.members) + len(group - spec.members) <= FAST_MERGE_NODES)
+                and len(spec.members) + len(group - spec.members) <= FAST_MERGE_NODES
+                and not (group & self.remapping and self._reads_stored(group, spec)))
+
+    def _reads_stored(self, group, spec) -> bool:
+        """Whether a node of ``group`` reads a result ``spec`` stores (a group that also
+        holds a view or roll may read it at another point: the trial lowering decides)."""
+        stored = {m.id for m in spec.maps}
+        by_id = self.by_id
+        return any(a.id in stored for n in group for a in by_id[n].args)
 
     def _group(self, root, keep) -> set:
         """Ids of the pending nodes lowered with ``root`` (its unmaterialized ancestors, and

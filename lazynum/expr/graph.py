@@ -5,25 +5,39 @@ recursion limit.
 """
 from __future__ import annotations
 
+import operator
+
 from .node import Node
 from .signature import signature
 
 
-def toposort(roots) -> list:
+def toposort(roots, ordered=None) -> list:
     """Pending nodes reachable from ``roots`` in dependency order (realized nodes excluded).
 
     A node's arguments always exist before it, so ids (handed out at creation) are a
-    topological order: collect the reachable set, then sort by id.
+    topological order: collect the reachable set, then sort by id.  ``ordered`` (an earlier
+    result) extends that order: its nodes are not walked again, and the result holds both.
     """
-    seen = {}
+    seen = set() if ordered is None else set(ordered)
+    found = [] if ordered is None else list(ordered)
+    # One loop, no comprehension per node: this walk runs over every node at every sync.
+    mark, keep = seen.add, found.append
     stack = [r for r in roots if r.buffer is None]
+    pop, push = stack.pop, stack.append
     while stack:
-        node = stack.pop()
-        if node.id in seen:
+        node = pop()
+        if node in seen:
             continue
-        seen[node.id] = node
-        stack.extend([arg for arg in node.args if arg.buffer is None and arg.id not in seen])
-    return [seen[i] for i in sorted(seen)]
+        mark(node)
+        keep(node)
+        for arg in node.args:
+            if arg.buffer is None and arg not in seen:
+                push(arg)
+    found.sort(key=_node_id)        # ``ordered`` is one sorted run: a merge, not a sort
+    return found
+
+
+_node_id = operator.attrgetter("id")
 
 
 def leaves(order) -> list:

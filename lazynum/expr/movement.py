@@ -188,6 +188,37 @@ def _concatenate_vjp(node, g, needs=None):
 CONCATENATE.vjp = _concatenate_vjp
 
 
+def _roll_shape(args, attrs):
+    axis, shift = attrs
+    shape = args[0].shape
+    if not 0 <= axis < len(shape):
+        raise ValueError(f"roll axis {axis} invalid for rank {len(shape)}")
+    if not 0 < shift < shape[axis]:
+        raise ValueError(f"roll shift {shift} not in (0, {shape[axis]}): the front end "
+                         "normalizes it (a zero shift is no node)")
+    return shape
+
+
+def _roll_reference(arrays, attrs):
+    # Two slices and one concatenate: what np.roll does, without its argument handling.
+    x = arrays[0]
+    axis, shift = attrs
+    cut = int(x.shape[axis]) - int(shift)
+    lead = (slice(None),) * axis
+    return np.concatenate((x[lead + (slice(cut, None),)], x[lead + (slice(None, cut),)]),
+                          axis=axis)
+
+
+ROLL = register("roll", "view", shape=_roll_shape, dtype=lambda args, attrs: args[0].dtype,
+                reference=_roll_reference,
+                doc="Elements shifted by attrs[1] (0 < shift < size) along axis attrs[0], "
+                    "wrapping around: out[i] = x[(i - shift) mod size].  In a kernel it is "
+                    "index math on its argument, as a view is.")
+# the cotangent rolls back: by size - shift, the other way round
+ROLL.vjp = lambda node, g: (_d.apply("roll", (g,), (node.attrs[0],
+                                                   node.shape[node.attrs[0]] - node.attrs[1])),)
+
+
 def _iota_shape(args, attrs):
     shape, axis = attrs
     normalize_axis(axis, len(shape))
@@ -235,13 +266,22 @@ def literal(value, dtype):
 
 # --- kernel lowerings (lazynum.compile) ------------------------------------------------------
 # A view is index math (the scheduler composes it into its consumers' addresses, never a
-# copy); iota is the loop index itself.  Writes into views and concatenation are extern
+# copy); so is a roll (a modular index); iota is the loop index itself.  Writes into views and concatenation are extern
 # calls for now.
 from .registry import EXTERN, declare_lowering  # noqa: E402
 
 
 def _view_lowering(builder, node, args):
     return builder.view(node)
+
+
+def _roll_lowering(builder, node, args):
+    return args[0]          # the argument's value, read where ``arg_index`` points
+
+
+# A lowering's ``arg_index`` says where the kernel reads each argument for output index
+# ``at`` (by default, ``at`` broadcast to the argument's rank).
+_roll_lowering.arg_index = lambda builder, node, at: [builder.rolled_index(node, at)]
 
 
 def _iota_lowering(builder, node, args):
@@ -254,6 +294,7 @@ def _literal_lowering(builder, node, args):
 
 declare_lowering(VIEW, _view_lowering)
 declare_lowering(IOTA, _iota_lowering)
+declare_lowering(ROLL, _roll_lowering)
 declare_lowering(LITERAL, _literal_lowering)
 declare_lowering(VIEW_SCATTER, EXTERN)
 declare_lowering(CONCATENATE, EXTERN)

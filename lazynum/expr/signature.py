@@ -176,8 +176,21 @@ def signature(order, outputs) -> Signature:
             entries.append(("leaf", arg.dtype, shape_of(shape, "l", i), layout))
         return -1 - i
 
+    known = position.get
     for j, node in enumerate(order):
-        refs = tuple([position[a.id] if a.id in position else leaf(a) for a in node.args])
+        args = node.args
+        if len(args) == 2:                     # unrolled for the common arities (hot loop)
+            first, second = args
+            a = known(first.id)
+            if a is None:
+                a = leaf(first)
+            b = known(second.id)
+            refs = (a, leaf(second) if b is None else b)
+        elif len(args) == 1:
+            a = known(args[0].id)
+            refs = (leaf(args[0]) if a is None else a,)
+        else:
+            refs = tuple([position[a.id] if a.id in position else leaf(a) for a in args])
         if node.attrs:
             with_attrs.append((len(entries), node.attrs))
         shape = node.shape

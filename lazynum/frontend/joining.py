@@ -25,7 +25,7 @@ from ..array.arraytype import layout_of, ndarray, wrap, wrap_ordered
 from ..array.conversion import broadcast_node, cast, reshape_node, to_array, to_node
 from ..expr import node as nodes
 from ..expr.indexing import TAKE
-from ..expr.movement import CONCATENATE, VIEW
+from ..expr.movement import CONCATENATE, ROLL, VIEW
 from ..expr.shapes import c_strides, normalize_axis
 from . import creation
 from .fallbacks import numpy_out
@@ -619,11 +619,9 @@ def _roll(node, shift, axes):
         for sh, ax in pairs:
             shifts[int(ax)] += int(sh)
     for ax, offset in shifts.items():
-        size = node.shape[ax]
-        offset %= size or 1
+        offset %= node.shape[ax] or 1
         if offset:
-            node = nodes.apply(CONCATENATE, (_slice(node, ax, size - offset, size),
-                                             _slice(node, ax, 0, size - offset)), (ax,))
+            node = nodes.apply(ROLL, (node,), (ax, offset))
     return node
 
 

@@ -71,8 +71,8 @@ def _takes_ufuncs(other) -> bool:
 
 
 def _unary(name):
-    uf = getattr(np, name)
-    return lambda self: call(uf, (self,))
+    lazy_ufunc = UFUNCS[name]       # its call takes the tracing fast path
+    return lambda self: lazy_ufunc(self)
 
 
 _BINARY_OPERATORS = {
@@ -93,7 +93,9 @@ def _power(general, inplace=False):
         unary = power_shortcut(self, other)
         if unary is None:
             return general(self, other)
-        return call(unary, (self,), out=self if inplace else None)
+        if inplace:
+            return call(unary, (self,), out=self)
+        return UFUNCS[unary.__name__](self)
     return method
 
 

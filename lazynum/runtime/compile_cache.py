@@ -98,19 +98,45 @@ class StepSites:
         return self.order[j].site
 
 
+class _Key:
+    """A memory-cache key that hashes its (long) signature once: a lookup and its LRU move
+    would hash a 100,000-entry tuple twice, and the move compares nothing (it is given the
+    stored key itself)."""
+    __slots__ = ("parts", "hash")
+
+    def __init__(self, parts):
+        self.parts = parts
+        self.hash = hash(parts)
+
+    def __hash__(self):
+        return self.hash
+
+    def __eq__(self, other):
+        return self is other or self.parts == other.parts
+
+
 def _lookup(key):
     with _lock:
-        entry = _memory.get(key)
-        if entry is not None:
-            _memory.move_to_end(key)
+        found = _memory.get(_Key(key))
+        if found is None:
+            return None
+        stored, entry = found
+        _memory.move_to_end(stored)
         return entry
+
+
+def most_recent():
+    """The entry of the program run last (None when the memory cache is empty)."""
+    with _lock:
+        return next(reversed(_memory.values()))[1] if _memory else None
 
 
 def _remember(key, entry, cacheable: bool) -> None:
     if not cacheable:
         return
     with _lock:
-        _memory[key] = entry
+        stored = _Key(key)
+        _memory[stored] = (stored, entry)
         if len(_memory) > MEMORY_ENTRIES:
             _memory.popitem(last=False)
 

@@ -115,7 +115,8 @@ def sync_nodes(nodes, reason: str, explicit: bool = False) -> None:
             order = graph.toposort(targets)
             extras = _co_live_extras(targets, order)
             try:
-                _run(targets + extras, reason, site, None if extras else order)
+                _run(targets + extras, reason, site,
+                     graph.toposort(extras, order) if extras else order)
             except Exception:
                 if not extras:
                     raise

@@ -86,3 +86,42 @@ def test_the_compile_layer_imports_no_backend():
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom):
                 assert "backends" not in (node.module or ""), f"{path.name} imports {node.module}"
+
+
+def test_rolls_are_index_math_inside_one_kernel():
+    # A periodic stencil (the coupling of a ring of pendulums, a torus's neighbour count):
+    # every roll is a modular index into its argument, so the whole expression is one
+    # kernel and no extern call (a roll was a concatenate of two slices: an extern step).
+    ring = RNG.random(50)
+    plan = _plan(lambda m, a: m.roll(a, 1) + m.roll(a, -1) - 2 * a, ring)
+    assert len(plan.kernels) == 1 and all(isinstance(s, KernelStep) for s in plan.steps)
+    board = RNG.random((12, 9))
+    torus = _plan(lambda m, g: sum(m.roll(m.roll(g, dy, axis=0), dx, axis=1)
+                                   for dy in (-1, 0, 1) for dx in (-1, 0, 1)), board)
+    assert len(torus.kernels) == 1 and all(isinstance(s, KernelStep) for s in torus.steps)
+    with on_llvm():
+        got = np.asarray(sum(lazynum.roll(lazynum.roll(lazynum.asarray(board) * 2, dy, axis=0),
+                                          dx, axis=1) for dy in (-2, 1) for dx in (-1, 4)))
+    expected = sum(np.roll(np.roll(board * 2, dy, axis=0), dx, axis=1)
+                   for dy in (-2, 1) for dx in (-1, 4))
+    np.testing.assert_allclose(got, expected, rtol=1e-15)
+
+
+def test_a_loop_of_rolls_plans_work_linear_in_its_steps():
+    # Each step reads the last state at three points (i - 1, i, i + 1).  A stored state read
+    # at another point must be loaded, not recomputed: recomputing it recomputed every
+    # earlier step at every shifted point, 3**steps statements (20 steps took minutes).
+    def planned(steps):
+        def ring(m, a):
+            theta, omega = a, a * 0.0
+            for _ in range(steps):
+                omega = omega + 0.01 * (m.roll(theta, 1) + m.roll(theta, -1) - 2 * theta)
+                theta = theta + 0.01 * omega
+            return theta
+        plan = _plan(ring, RNG.random(16))
+        statements = sum(len(phase.body) for kernel in plan.kernels for phase in kernel.phases)
+        return len(plan.steps), statements
+    (steps_24, code_24), (steps_48, code_48) = planned(24), planned(48)
+    assert 0 < steps_48 <= 2.5 * steps_24
+    # the loop body's kernels are templates compiled once: twice the steps, no more code
+    assert 0 < code_48 <= 1.2 * code_24

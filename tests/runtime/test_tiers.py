@@ -41,7 +41,7 @@ def test_a_program_whose_templates_are_compiled_switches_at_its_second_run():
         expected = _step(np, expected, y)
         got = _step(lnp, got, lnp.asarray(y))
         np.testing.assert_allclose(np.asarray(got), expected, rtol=1e-12)
-        tiers_seen.append(compile_cache._memory[next(reversed(compile_cache._memory))].program.tier)
+        tiers_seen.append(compile_cache.most_recent().program.tier)
     m = lnp.metrics()
     assert tiers_seen == ["interpreter", "compiled", "compiled"]
     assert (m["interpreted_runs"], m["background_compiles"], m["kernels_compiled"]) == (1, 0, 0)
@@ -56,7 +56,7 @@ def test_a_loop_switches_tiers_and_keeps_numpys_results():
         expected = _step(np, expected, y)
         got = _step(lnp, got, lnp.asarray(y))
         np.testing.assert_allclose(np.asarray(got), expected, rtol=1e-12)
-        program = compile_cache._memory[next(reversed(compile_cache._memory))].program
+        program = compile_cache.most_recent().program
         tiers_seen.append(program.tier)
         if i == 1:
             assert tiers.wait_for_compiles(60)
@@ -178,7 +178,7 @@ def _gauss_tiers(n, runs, seed) -> list:
     for _ in range(runs):
         got = np.asarray(_gauss(lnp, lnp.asarray(a.copy())))
         np.testing.assert_allclose(got, expected, rtol=1e-12)
-        tiers_seen.append(compile_cache._memory[next(reversed(compile_cache._memory))].program.tier)
+        tiers_seen.append(compile_cache.most_recent().program.tier)
         assert tiers.wait_for_compiles(60)
     return tiers_seen
 

@@ -18,6 +18,7 @@ from ...array.conversion import (_contains_lazy, broadcast_node, cast, is_weak, 
 from ...expr import node as nodes
 from ...expr.checks import INT_VALUE, python_int
 from ...expr.shapes import c_strides, slice_extent
+from ...expr.symbolic import as_index
 
 __all__: list = []
 
@@ -101,7 +102,13 @@ def basic_layout(layout, items) -> tuple:
             new_strides.append(0)
             continue
         size, stride = shape[dim], strides[dim]
-        if isinstance(item, slice):
+        if type(item) is slice and item.step is None:
+            start, length = _unit_slice(item.start, item.stop, size)
+            if length and start:
+                offset += start * stride
+            new_shape.append(length)
+            new_strides.append(stride)
+        elif isinstance(item, slice):
             start, step, length = slice_extent(item, size)
             if length and start:
                 offset += start * stride
@@ -114,6 +121,35 @@ def basic_layout(layout, items) -> tuple:
             offset += (i + size if i < 0 else i) * stride
         dim += 1
     return (tuple(new_shape), tuple(new_strides), offset)
+
+
+def _unit_slice(start, stop, size) -> tuple:
+    """``(start, length)`` of ``start:stop`` on an axis of ``size``: ``slice_extent`` for
+    the common step-1 slice, inline (the hot path of slice-heavy loops).  Sizes stay exact:
+    a negative bound becomes an expression over a symbolic ``size``."""
+    if start is None:
+        start = 0
+    else:
+        if type(start) is not int:
+            start = as_index(start)
+        if start < 0:
+            start = start + size
+            if start < 0:
+                start = 0
+        elif start > size:
+            start = size
+    if stop is None:
+        stop = size
+    else:
+        if type(stop) is not int:
+            stop = as_index(stop)
+        if stop < 0:
+            stop = stop + size
+            if stop < 0:
+                stop = 0
+        elif stop > size:
+            stop = size
+    return start, (stop - start if start < stop else 0)
 
 
 def base_and_layout(a):
