@@ -1,5 +1,6 @@
 """The garbage collector while a large graph is pending (runtime/collector.py): full
-collections wait for the sync, and the user's thresholds come back exactly."""
+collections wait for the sync, young ones run in large batches, and the user's thresholds
+come back exactly."""
 import gc
 
 import numpy as np
@@ -27,7 +28,8 @@ def test_full_collections_wait_for_the_sync_of_a_large_graph_then_thresholds_com
     try:
         x = _trace(collector.LARGE_GRAPH_NODES + 10)
         assert collector.deferred()
-        assert gc.get_threshold()[:2] == (900, 11) and gc.get_threshold()[2] > 10**6
+        young, middle, full = gc.get_threshold()
+        assert (young, middle) == (collector.YOUNG_BATCH, 11) and full > 10**6
         np.testing.assert_array_equal(np.asarray(x), np.full(4, collector.LARGE_GRAPH_NODES + 10.0))
         assert not collector.deferred() and gc.get_threshold() == (900, 11, 12)
     finally:

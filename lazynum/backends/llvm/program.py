@@ -55,13 +55,27 @@ class ParamLayout:
     def fill(self, values) -> np.ndarray:
         if not self.strides:
             return _NO_STRIDES
-        params = np.zeros(self.size, dtype=np.int64)
+        params = [0] * self.size
         for i, base in self.strides.items():
             a = values[i]
-            if a.ndim > self.MAX_RANK or any(s % a.itemsize for s in a.strides):
-                a = values[i] = np.ascontiguousarray(a)
-            params[base:base + a.ndim] = [s // a.itemsize for s in a.strides]
-        return params
+            row = _element_strides.get((a.strides, a.itemsize))
+            if row is None:
+                if a.ndim > self.MAX_RANK or any(s % a.itemsize for s in a.strides):
+                    a = values[i] = np.ascontiguousarray(a)
+                row = _element_strides_of(a.strides, a.itemsize)
+            params[base:base + len(row)] = row
+        return np.array(params, dtype=np.int64)
+
+
+# (byte strides, itemsize) -> element strides: a loop body's views repeat a few layouts.
+_element_strides: dict = {}
+
+
+def _element_strides_of(strides, itemsize) -> list:
+    if len(_element_strides) > 4096:
+        _element_strides.clear()
+    row = _element_strides[(strides, itemsize)] = [s // itemsize for s in strides]
+    return row
 
 
 class Program:
@@ -84,8 +98,15 @@ class Program:
         # Kernels address program buffers as C-contiguous; extern results they read may
         # come back in another layout (np.concatenate follows its inputs' order).
         self._kernel_reads = {n for s in steps if isinstance(s, KernelStep) for n in s.args}
+        self._kernel_inputs = sorted(n for n in self._kernel_reads if n < n_inputs)
         self._donated = donations(steps, outputs, releases, n_inputs)
         self._has_externs = any(isinstance(s, ExternStep) for s in steps)
+        # Per kernel step, what its launch needs, looked up once here (the launch loop is
+        # the hot path of a replayed loop body: microseconds a kernel).
+        self._launches = {index: (self._fns[s.name], tuple(s.args), tuple(
+            (n, *self.values[n - n_inputs]) for n in s.writes), ctypes.c_void_p * (
+            len(s.args) + bool(s.scalars)) if s.args or s.scalars else ctypes.c_void_p * 1)
+            for index, s in enumerate(steps) if isinstance(s, KernelStep)}
 
     @property
     def kernel_count(self) -> int:
@@ -103,6 +124,11 @@ class Program:
         params = np.concatenate((self._constants, strides,
                                  np.asarray(tuple(sizes), dtype=np.int64)))[self._gather]
         base = params.ctypes.data
+        # Each buffer's address, taken once (``ndarray.ctypes`` costs a microsecond a call).
+        addresses = [0] * len(values)
+        for n in self._kernel_inputs:
+            addresses[n] = values[n].ctypes.data
+        threads = settings.effective_threads()
         live_externs = set()        # extern results alive: with the inputs, all that may alias
         input_owners = ({id(_owner(v)) for v in inputs if getattr(v, "ndim", 0)}
                         if self._donated else ())
@@ -110,36 +136,42 @@ class Program:
         with np.errstate(all="ignore") if self._has_externs else _NO_STATE:
             for index, step in enumerate(self.steps):
                 if isinstance(step, KernelStep):
-                    self._launch(step, values, sizes, base + self._param_offsets[index])
-                elif isinstance(step, RoutineStep):
-                    self._routine(step, values, sizes)
+                    self._launch(step, self._launches[index], values, addresses, sizes,
+                                 base + self._param_offsets[index], threads)
                 else:
-                    self._extern(step, values, sizes, sites, live_externs, input_owners)
-                    live_externs.add(step.out)
+                    if isinstance(step, RoutineStep):
+                        self._routine(step, values, sizes)
+                    else:
+                        self._extern(step, values, sizes, sites, live_externs, input_owners)
+                        live_externs.add(step.out)
+                    if step.out in self._kernel_reads:
+                        addresses[step.out] = values[step.out].ctypes.data
                 for number in self.releases.get(index, ()):
                     values[number] = None
                     live_externs.discard(number)
         telemetry.counters["kernels_launched"] += len(self.steps)
         return [values[n] for n in self.outputs]
 
-    def _launch(self, step, values, sizes, param_ptr) -> None:
-        for number in step.writes:
-            dtype, shape = self.values[number - self.n_inputs]
-            values[number] = buffer_pool.empty(_shape_value(shape, sizes), dtype)
-        addresses = [values[n].ctypes.data for n in step.args]
-        block = None
+    def _launch(self, step, launch, values, addresses, sizes, param_ptr, threads) -> None:
+        fn, args, writes, pointer_array = launch
+        for number, dtype, shape in writes:
+            out = values[number] = buffer_pool.empty(_shape_value(shape, sizes), dtype)
+            addresses[number] = out.ctypes.data
+        pointers = pointer_array(*[addresses[n] for n in args])
         if step.scalars:
             block = np.zeros(len(step.scalars), dtype=np.int64)
             for j, n in enumerate(step.scalars):
                 block[j:j + 1].view(values[n].dtype)[0] = values[n][()]
-            addresses.append(block.ctypes.data)
+            pointers[len(args)] = block.ctypes.data
         work = evaluate(step.work, sizes)
-        if step.split and work >= workers.MIN_PARALLEL_WORK and settings.effective_threads() > 1:
-            if self._launch_split(step, addresses, param_ptr, evaluate(step.split_extent, sizes)):
+        if step.split and work >= workers.MIN_PARALLEL_WORK and threads > 1:
+            if self._launch_split(step, pointers[:], param_ptr, evaluate(step.split_extent, sizes)):
                 return
-        pointers = (ctypes.c_void_p * max(len(addresses), 1))(*addresses)
         extent = evaluate(step.extent, sizes) if step.extent is not None else 1
-        workers.launch(self._fns[step.name], pointers, param_ptr, param_ptr, extent, work)
+        if work < workers.MIN_PARALLEL_WORK or threads <= 1:
+            fn(pointers, param_ptr, param_ptr, 0, extent)   # (workers.launch's small case, inline)
+        else:
+            workers.launch(fn, pointers, param_ptr, param_ptr, extent, work)
 
     def _launch_split(self, step, addresses, param_ptr, extent) -> bool:
         """A full reduction on every thread: each part reduces a slice of the split loop
