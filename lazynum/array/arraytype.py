@@ -198,14 +198,16 @@ class ndarray:
         if node.buffer is None:
             register_live(self)
 
-    def _write(self, region_layout, value_node) -> None:
-        """Store ``value_node`` (region's shape, this dtype) into ``region_layout``."""
+    def _write(self, region_layout, value_node, box=None) -> None:
+        """Store ``value_node`` (region's shape, this dtype) into ``region_layout``; ``box``:
+        the region as a box of the storage, when the caller knows it (``movement.box``)."""
         if self._view is None and layouts.is_identity(region_layout, self._node.shape):
             self._replace_storage(value_node)
             return
         storage = self._storage()
         if not layouts.is_identity(region_layout, storage.node.shape):
-            value_node = nodes.apply(VIEW_SCATTER, (storage.node, value_node), region_layout)
+            value_node = nodes.apply(VIEW_SCATTER, (storage.node, value_node),
+                                     region_layout if box is None else region_layout + (box,))
         self._replace_storage(value_node)
 
     # -- basic attributes -----------------------------------------------------------------

@@ -8,6 +8,8 @@ of integer-coefficient monomials whose factors are *atoms*:
 ``("t", i, j)``   run-time element stride of dim j of input i (non-contiguous inputs)
 ``("div", a, b)`` floor division ``a // b`` of an index by a positive one
 ``("mod", a, b)`` floor remainder ``a % b`` (in ``[0, b)``) of an index by a positive one
+``("clamp", a, b)`` ``a`` limited to ``[0, b]`` (``max(min(a, b), 0)``: 0 when ``b < 0``); a
+                  write into a box of an array reads its value there (``KernelBuilder.region_index``)
 (``a`` may be negative: the simplifier takes multiples of ``b`` out of a non-negative
 index, ``(-2*i + j + 2) // 2`` becomes ``(-2*i + j) // 2 + 1``, exact in floor semantics
 only, which every renderer must implement)
@@ -18,6 +20,10 @@ them redundant (``(4*i + j) // 4 == i`` for ``j < 4``; ``i % n == i`` when ``i``
 extent ``n``), so the common cases stay affine and their inner loops vectorize.
 """
 from __future__ import annotations
+
+
+# Atoms built from two indexes (everything else is a variable or a run-time parameter).
+COMPOSITE_ATOMS = ("div", "mod", "clamp")
 
 
 class Index:
@@ -142,6 +148,9 @@ class Ranges:
         if atom[0] == "div":
             num, d = self.bounds(atom[1]), atom[2].constant()
             return None if num is None or not d else (num[0] // d, num[1] // d)
+        if atom[0] == "clamp":
+            hi = self.bounds(atom[2])
+            return None if hi is None else (0, max(hi[1], 0))
         return None
 
     def below(self, index: Index, bound: Index) -> bool:
@@ -207,6 +216,16 @@ def mod(index: Index, divisor: Index, ranges: Ranges) -> Index:
     return Index([((("mod", rest, divisor),), 1)])
 
 
+def clamp(index: Index, high: Index, ranges: Ranges) -> Index:
+    """``index`` limited to ``[0, high]``, simplified (no clamp where ranges prove it idle)."""
+    b, h = ranges.bounds(index), high.constant()
+    if index == ZERO or (b is not None and h is not None and b[0] >= 0 and b[1] <= h):
+        return index
+    if h is not None and h <= 0:
+        return ZERO
+    return Index([((("clamp", index, high),), 1)])
+
+
 def substitute(index: Index, values: dict) -> Index:
     """Replace loop variables: ``values`` maps var k -> Index."""
     out = ZERO
@@ -221,7 +240,7 @@ def substitute(index: Index, values: dict) -> Index:
 def _substitute_atom(atom, values):
     if atom[0] == "v":
         return values.get(atom[1], Index([((atom,), 1)]))
-    if atom[0] in ("div", "mod"):
+    if atom[0] in COMPOSITE_ATOMS:
         return Index([(((atom[0], substitute(atom[1], values), substitute(atom[2], values)),), 1)])
     return Index([((atom,), 1)])
 
@@ -232,7 +251,7 @@ def coefficient(index: Index, k: int):
     for monomial, c in index.terms:
         n = monomial.count(("v", k))
         if n == 0:
-            if any(a[0] in ("div", "mod") and ("v", k) in _all_atoms(a) for a in monomial):
+            if any(a[0] in COMPOSITE_ATOMS and ("v", k) in _all_atoms(a) for a in monomial):
                 return None
             rest.append((monomial, c))
         elif n == 1:
@@ -242,13 +261,26 @@ def coefficient(index: Index, k: int):
     return Index(coef_terms), Index(rest)
 
 
+def all_atoms(index: Index) -> set:
+    """Every atom of ``index``, those inside ``//``, ``%`` and clamps included."""
+    out = set()
+    for atom in index.atoms():
+        out |= _all_atoms(atom)
+    return out
+
+
+def composite_atoms(index: Index) -> set:
+    """The ``//``, ``%`` and clamp atoms of ``index``, nested ones included."""
+    return {a for a in all_atoms(index) if a[0] in COMPOSITE_ATOMS}
+
+
 def _all_atoms(atom) -> set:
     out = set()
     stack = [atom]
     while stack:
         a = stack.pop()
         out.add(a)
-        if a[0] in ("div", "mod"):
+        if a[0] in COMPOSITE_ATOMS:
             for sub in (a[1], a[2]):
                 stack.extend(sub.atoms())
     return out
@@ -264,6 +296,8 @@ def format_atom(atom, var_names=None) -> str:
         return f"n{atom[1]}"
     if kind == "t":
         return f"stride{atom[1]}_{atom[2]}"
+    if kind == "clamp":
+        return f"clamp({format_index(atom[1], var_names)}, 0, {format_index(atom[2], var_names)})"
     op = "//" if kind == "div" else "%"
     return f"({format_index(atom[1], var_names)} {op} {format_index(atom[2], var_names)})"
 

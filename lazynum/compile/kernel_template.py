@@ -95,7 +95,9 @@ class _Renamer:
                 local = self.local[atom] = ("s", len(self.bindings))
                 self.bindings.append(atom)
             return local
-        if kind in ("div", "mod"):
+        if kind == "clamp":     # a box write's offsets: parameters, as top-level terms are
+            return (kind, self.index(atom[1]), self.index(atom[2]))
+        if kind in ix.COMPOSITE_ATOMS:
             return (kind, _rename_inside(atom[1], self), _rename_inside(atom[2], self))
         return atom
 
@@ -119,7 +121,10 @@ def _atom_shape(atom):
     kind = atom[0]
     if kind in PARAMETER_KINDS:
         return (kind,)
-    if kind in ("div", "mod"):      # their constants are part of the code: in the key
+    if kind == "clamp":
+        return (kind, tuple(sorted(_shape_key(m) for m, _ in atom[1].terms)),
+                tuple(sorted(_shape_key(m) for m, _ in atom[2].terms)))
+    if kind in ix.COMPOSITE_ATOMS:      # their constants are part of the code: in the key
         return (kind, tuple(sorted((_shape_key(m), c) for m, c in atom[1].terms)),
                 tuple(sorted((_shape_key(m), c) for m, c in atom[2].terms)))
     return atom

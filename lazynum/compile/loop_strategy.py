@@ -15,6 +15,12 @@ renderer reads the same fields.
   a masked count and sum), followed only by per-result maps, splits its first loop across
   threads; each part leaves its accumulators in ``split_slots`` scratch slots (8 bytes
   each) and a finishing step combines the parts in order.
+- *Clamp-free middle* (``clamp_ranges``): a map kernel whose innermost loop reads through
+  clamped indexes (a write into a box reads its value clamped into the box:
+  ``compile.lowering.KernelBuilder.region_index``) runs that loop in three parts: before,
+  inside and after the range where every clamp of its variable is idle.  Inside, the
+  renderer reads each clamp as its argument, so loads are contiguous and the loop
+  vectorizes; the parts around it are the box's borders.
 - *Blocked float accumulation* (``float_block``): float32 sums and products combine each
   block of that many consecutive inner elements in their own type, and the block results
   in float64, so long float32 sums stay as accurate as NumPy's pairwise summation.
@@ -39,9 +45,12 @@ class LoopStrategy:
     float_block: int = FLOAT_BLOCK
     column_block: int = COLUMN_BLOCK
     column_min: int = COLUMN_MIN
+    clamp_ranges: tuple = ()    # (var, ((start, stop), ...)): where var's clamps are idle
 
     def describe(self) -> str:
         parts = []
+        if self.clamp_ranges:
+            parts.append("innermost loop split around its clamp-free middle")
         if self.column_order:
             parts.append(f"column order in blocks of {self.column_block} points "
                          f"(row order below {self.column_min} points a thread)")
@@ -52,7 +61,33 @@ class LoopStrategy:
 
 def choose(kernel) -> LoopStrategy:
     """The strategy for ``kernel``."""
-    return LoopStrategy(column_order=column_order(kernel), split_slots=split_slots(kernel))
+    return LoopStrategy(column_order=column_order(kernel), split_slots=split_slots(kernel),
+                        clamp_ranges=clamp_ranges(kernel))
+
+
+def clamp_ranges(kernel) -> tuple:
+    """``(var, ranges)`` for a map kernel whose innermost loop ``var`` appears in clamps
+    (``ix.clamp``), each ``clamp(var + rest, high)`` idle for ``var`` in ``[-rest,
+    high - rest + 1)``; ``()`` when there is none, or one the split cannot serve (``var``
+    under another clamp, a ``//`` or a ``%``, or with another coefficient)."""
+    if not kernel.outer or any(p.reductions or p.inner for p in kernel.phases):
+        return ()
+    var = kernel.outer[-1].var
+    clamps = set()
+    for phase in kernel.phases:
+        indexes = [s.args[-1] for s in phase.body if s.op in ("load", "index")]
+        for index in indexes + [s.index for s in phase.stores]:
+            clamps |= {a for a in ix.composite_atoms(index) if a[0] == "clamp"}
+    ranges = []
+    for _, argument, high in clamps:
+        if ("v", var) not in ix.all_atoms(argument):
+            continue
+        split = ix.coefficient(argument, var)
+        if split is None or split[0] != ix.as_index(1) or ("v", var) in ix.all_atoms(high):
+            return ()
+        rest = split[1]
+        ranges.append((-rest, high - rest + 1))
+    return (var, tuple(sorted(ranges, key=repr))) if ranges else ()
 
 
 def _unit_stride(index: ix.Index, var: int) -> bool:

@@ -243,6 +243,32 @@ class KernelBuilder:
         source = ix.mod(at[axis] + n - ix.size_index(shift), n, ix.Ranges(self.extents))
         return at[:axis] + (source,) + at[axis + 1:]
 
+    def region_mask(self, node) -> str:
+        """Whether the output index of a box write (``expr.movement.box``) lies inside the
+        box: a bool statement (comparisons a bound makes idle are left out)."""
+        starts, lengths, _ = self.cut.attrs(node).template[3]
+        inside = None
+        for i, s, n, d in zip(self.current_idx, starts, lengths, self.shape_of(node)):
+            s, n = ix.size_index(s), ix.size_index(n)
+            tests = ([("greater_equal", s)] if s != ix.ZERO else []) + (
+                [("less", s + n)] if s + n != d else [])
+            for name, bound in tests:
+                test = self.op(name, (self._index_value(i), self._index_value(bound)), np.bool_)
+                inside = test if inside is None else self.op("logical_and", (inside, test), np.bool_)
+        return inside if inside is not None else self.const(True, np.bool_)
+
+    def region_index(self, node, at) -> tuple:
+        """Where a box write reads its value for output index ``at``: the offset into the
+        box, clamped into it (outside the box the value is not used, but its loads must
+        stay inside their buffers)."""
+        starts, lengths, dims = self.cut.attrs(node).template[3]
+        ranges = ix.Ranges(self.extents)
+        return tuple(ix.ZERO if d < 0 else ix.clamp(
+            at[d] - ix.size_index(starts[d]), ix.size_index(lengths[d]) - 1, ranges) for d in dims)
+
+    def _index_value(self, index) -> str:
+        return self._emit("index", (index,), np.dtype(np.int64))
+
     def _unravel(self, flat, dims) -> tuple:
         ranges = ix.Ranges(self.extents)
         out = []

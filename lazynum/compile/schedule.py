@@ -96,6 +96,10 @@ def classify(node, supports) -> tuple:
         if supports.reduction(lowering.combine, node.dtype):
             return "reduce", None
         return "extern", f"the backend has no {lowering.combine} reduction on {node.dtype}"
+    refuses = getattr(lowering, "refuses", None)
+    why = refuses(node) if refuses is not None else None
+    if why is not None:
+        return "extern", why
     if node.op.kind not in ("elementwise", "creation") and not hasattr(lowering, "arg_index"):
         # (an op that reads its argument at another index, a roll, fuses as a map does)
         return "extern", f"{node.op.kind} ops are not fused"
@@ -169,8 +173,44 @@ class _Scheduler:
                 keep.add(node.id)
             if kind == "extern":
                 keep.update(a.id for a in node.args if a.id in self.pending)
+        keep.update(self._shifted_reads())
         self._bound_kernel_size(keep)
         return keep
+
+    def _shifted_reads(self) -> set:
+        """Box writes (``view_scatter`` computed in a kernel) that a view, roll or box write
+        reads at another point than their own and that something else reads too: each
+        gets a buffer.  Computed inline, such a write would be computed once per point it
+        is read at, compounding: a loop of stencil steps (each reading the last at i - 1,
+        i, i + 1) would compute every earlier step 3**k times per element.  (Chains of
+        other ops are bounded by ``_bound_kernel_size``, whose path-counted cost grows the
+        same way.)"""
+        readers, shifted_sources = self._shifted_sources()
+        return {i for i in shifted_sources if readers[i] > 1 and i in self.pending
+                and self.by_id[i].op.name == "view_scatter" and self.kinds[i] != "extern"}
+
+    def _shifted_sources(self) -> tuple:
+        """(readers per node, the nodes some remapping node reads at a shifted point), a view
+        of a view counting as a read of their base."""
+        readers: dict = {}
+        shifted = set()
+        for node in self.cut.order:
+            remapped = ()
+            if node.id in self.remapping:
+                lowering = node.op.lowerings.get(KERNEL)
+                remapped = getattr(lowering, "remapped_args", range(len(node.args)))
+            for position, arg in enumerate(node.args):
+                source = self._source(arg)
+                readers[source.id] = readers.get(source.id, 0) + 1
+                if position in remapped:
+                    shifted.add(source.id)
+        return readers, shifted
+
+    def _source(self, node):
+        """The node a chain of pending views reads."""
+        while self.kinds.get(node.id) == "view" and node.id in self.pending:
+            node = node.args[0]
+        return node
 
     def _bound_kernel_size(self, keep) -> None:
         """Materialize every ``MAX_FUSED_OPS``-th op of long chains: LLVM's optimizer time

@@ -100,11 +100,31 @@ VIEW.vjp = lambda node, g: (_d.view_cotangent(node.args[0], g, node.attrs),)
 VIEW.vjp.carry_mask = lambda node, mask, index: _d.view_mask(node.args[0], mask, node.attrs)
 
 
+def region(attrs) -> tuple:
+    """A ``view_scatter``'s region ``(shape, strides, offset)`` (its attrs may add a box)."""
+    return attrs if len(attrs) == 3 else attrs[:3]
+
+
+def box(attrs):
+    """A ``view_scatter``'s region as a box of its base, or None: ``(starts, lengths, dims)``
+    where base dim ``d`` is written over ``[starts[d], starts[d] + lengths[d])`` and value dim
+    ``k`` lies along base dim ``dims[k]`` (-1: an axis the key inserted).  The front end adds
+    it when it knows the box exactly (a basic key with unit steps on an array's own storage:
+    ``frontend.indexing.basic.write_box``); a kernel then computes the write as
+    ``where(inside the box, value, base)`` in one pass (``_view_scatter_lowering``)."""
+    return attrs[3] if len(attrs) == 4 else None
+
+
 def _view_scatter_shape(args, attrs):
     base, value = args
-    region = _view_shape((base,), attrs)
-    if value.shape != region:
-        raise ValueError(f"view_scatter value shape {value.shape} != region {region}")
+    region_shape = _view_shape((base,), region(attrs))
+    if value.shape != region_shape:
+        raise ValueError(f"view_scatter value shape {value.shape} != region {region_shape}")
+    written = box(attrs)
+    if written is not None and not (len(written[0]) == len(written[1]) == len(base.shape)
+                                    and len(written[2]) == len(region_shape)):
+        raise ValueError(f"view_scatter box {written} does not match base {base.shape} "
+                         f"and region {region_shape}")
     return base.shape
 
 
@@ -116,9 +136,9 @@ def _view_scatter_dtype(args, attrs):
 
 def _view_scatter_inplace(arrays, attrs):
     base, value = arrays
-    region = _strided(base.reshape(-1), *attrs, writeable=True)
-    if region.size:
-        region[...] = value
+    window = _strided(base.reshape(-1), *region(attrs), writeable=True)
+    if window.size:
+        window[...] = value
     return base
 
 
@@ -129,17 +149,18 @@ def _view_scatter_reference(arrays, attrs):
 VIEW_SCATTER = register(
     "view_scatter", "view", shape=_view_scatter_shape, dtype=_view_scatter_dtype,
     reference=_view_scatter_reference, reference_inplace=_view_scatter_inplace,
-    doc="A new version of base whose strided region (shape, strides, offset) holds value.")
+    doc="A new version of base whose strided region (shape, strides, offset) holds value; "
+        "attrs[3], when present, is the region as a box of base (``movement.box``).")
 
 
 
 @_d.uses_needs
 def _view_scatter_vjp(node, g, needs=None):
     # the base keeps g outside the region (the region was overwritten); value gets g's region
-    region = node.args[1]
-    return (_d.apply("view_scatter", (g, _d.zeros(region.shape, g.dtype)), node.attrs)
+    value = node.args[1]
+    return (_d.apply("view_scatter", (g, _d.zeros(value.shape, g.dtype)), node.attrs)
             if _d.wanted(needs, 0) else None,
-            _d.apply("view", (g,), node.attrs) if _d.wanted(needs, 1) else None)
+            _d.apply("view", (g,), region(node.attrs)) if _d.wanted(needs, 1) else None)
 
 
 VIEW_SCATTER.vjp = _view_scatter_vjp
@@ -266,8 +287,8 @@ def literal(value, dtype):
 
 # --- kernel lowerings (lazynum.compile) ------------------------------------------------------
 # A view is index math (the scheduler composes it into its consumers' addresses, never a
-# copy); so is a roll (a modular index); iota is the loop index itself.  Writes into views and concatenation are extern
-# calls for now.
+# copy); so is a roll (a modular index); iota is the loop index itself; a write into a box
+# is a select on the output index.  Other writes into views and concatenation are extern calls.
 from .registry import EXTERN, declare_lowering  # noqa: E402
 
 
@@ -284,6 +305,22 @@ def _roll_lowering(builder, node, args):
 _roll_lowering.arg_index = lambda builder, node, at: [builder.rolled_index(node, at)]
 
 
+def _view_scatter_lowering(builder, node, args):
+    """``where(inside the box, value, base)``: the value is read where ``region_index`` maps
+    the output index into it (clamped into the box, so every load is in bounds)."""
+    base, value = args
+    return builder.op("select", (builder.region_mask(node), value, base), node.dtype)
+
+
+_view_scatter_lowering.arg_index = lambda builder, node, at: [at, builder.region_index(node, at)]
+_view_scatter_lowering.remapped_args = (1,)      # (the base is read at the output's point)
+# A region that is not a box of its base (a write through a transpose, a reshape, a step)
+# runs as NumPy's strided assignment.
+_view_scatter_lowering.refuses = lambda node: (
+    None if box(node.attrs) is not None else
+    "a write into a region that is not a unit-step box of its array's own storage")
+
+
 def _iota_lowering(builder, node, args):
     return builder.loop_index(node.attrs[1])
 
@@ -296,5 +333,5 @@ declare_lowering(VIEW, _view_lowering)
 declare_lowering(IOTA, _iota_lowering)
 declare_lowering(ROLL, _roll_lowering)
 declare_lowering(LITERAL, _literal_lowering)
-declare_lowering(VIEW_SCATTER, EXTERN)
+declare_lowering(VIEW_SCATTER, _view_scatter_lowering)
 declare_lowering(CONCATENATE, EXTERN)

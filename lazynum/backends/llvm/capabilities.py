@@ -61,6 +61,9 @@ class _Probe:
     def loop_index(self, axis):
         return self._new(np.dtype(np.int64))
 
+    def region_mask(self, node):
+        return self._new(np.dtype(bool))
+
     def _new(self, dtype):
         name = f"p{len(self.dtypes)}"
         self.dtypes[name] = dtype

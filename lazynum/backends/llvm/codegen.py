@@ -62,6 +62,7 @@ class KernelCodegen:
         self.atoms: dict = {}       # ("s", k) / ("t", i, j) -> SSA i64 loaded at entry
         self.allocas: list = []
         self.index_cache: dict = {}
+        self.idle_clamps: set = set()   # loop vars whose clamps are idle where code is emitted
         self.comparisons = 0        # float max/min accumulations emitted (see ``loop``)
 
     # -- index math ---------------------------------------------------------------------
@@ -89,7 +90,14 @@ class KernelCodegen:
             return self.vars[atom[1]]
         if atom[0] in ("s", "t"):
             return self.atoms[atom]
+        if atom[0] == "clamp" and self.idle_clamps and self.idle_clamps & {
+                a[1] for a in ix.all_atoms(atom[1]) if a[0] == "v"}:
+            return self.index(atom[1])      # (LoopStrategy.clamp_ranges: idle here)
         num, den = self.index(atom[1]), self.index(atom[2])
+        e = self.e
+        if atom[0] == "clamp":          # max(min(num, high), 0)
+            low = e.assign(f"select i1 {e.assign(f'icmp slt i64 {num}, {den}')}, i64 {num}, i64 {den}")
+            return e.assign(f"select i1 {e.assign(f'icmp sgt i64 {low}, 0')}, i64 {low}, i64 0")
         # Floor semantics (index_expr): the numerator may be negative once multiples of the
         # divisor were taken out of it; the divisor is a positive size.
         e = self.e
@@ -108,7 +116,7 @@ class KernelCodegen:
                 atom = stack.pop()
                 if atom[0] in ("s", "t"):
                     wanted.add(atom)
-                elif atom[0] in ("div", "mod"):
+                elif atom[0] in ix.COMPOSITE_ATOMS:
                     stack.extend(atom[1].atoms() | atom[2].atoms())
         for atom in sorted(wanted):
             if atom[0] == "s":
@@ -169,7 +177,29 @@ class KernelCodegen:
             return
         loop, rest = loops[0], loops[1:]
         low, high = first_range or ("0", self.index(loop.extent))
+        split = self.strategy.clamp_ranges
+        if split and split[0] == loop.var and not rest:
+            self._clamp_split_loop(loop.var, low, high, split[1], body)
+            return
         self.loop(loop.var, low, high, lambda _: self.nest(rest, body))
+
+    def _clamp_split_loop(self, var, low: str, high: str, ranges, body) -> None:
+        """``for var in [low, high)`` as three loops (``LoopStrategy.clamp_ranges``): the
+        middle one, where every clamp of ``var`` is idle, reads each clamp as its argument."""
+        e = self.e
+
+        def pick(op, a, b):
+            return e.assign(f"select i1 {e.assign(f'icmp {op} i64 {a}, {b}')}, i64 {a}, i64 {b}")
+        start, stop = low, high
+        for first, last in ranges:
+            start, stop = pick("sgt", start, self.index(first)), pick("slt", stop, self.index(last))
+        start = pick("slt", start, high)            # inside [low, high], and start <= stop
+        stop = pick("sgt", stop, start)
+        self.loop(var, low, start, lambda _: body())
+        self.idle_clamps.add(var)
+        self.loop(var, start, stop, lambda _: body())
+        self.idle_clamps.discard(var)
+        self.loop(var, stop, high, lambda _: body())
 
     # -- statements ---------------------------------------------------------------------
     def operand(self, name: str) -> str:

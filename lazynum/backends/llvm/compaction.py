@@ -29,7 +29,8 @@ import functools
 
 import numpy as np
 
-from . import buffer_pool, codegen, jit, workers
+from .. import buffer_pool
+from . import codegen, jit, workers
 
 # Rows per chunk at least (small arrays stay one chunk on one thread) and the most chunks
 # (the offset loop in each chunk is linear in the chunk's index).

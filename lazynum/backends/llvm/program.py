@@ -23,7 +23,8 @@ from ...compile.index_expr import format_atom
 from ...compile.kernel_ir import format_kernel
 from ...compile.plan import ExternStep, KernelStep, RoutineStep, donations, evaluate, make_plan
 from ..reference import InternalError
-from . import buffer_pool, compaction, jit, kernel_cache, serialize, workers
+from .. import buffer_pool
+from . import compaction, jit, kernel_cache, serialize, workers
 from .capabilities import SUPPORTS
 
 

@@ -123,6 +123,32 @@ def basic_layout(layout, items) -> tuple:
     return (tuple(new_shape), tuple(new_strides), offset)
 
 
+def write_box(items, shape):
+    """A write's region as a box of the array's own storage (``expr.movement.box``):
+    ``(starts, lengths, dims)`` for basic ``items`` with unit steps, else None.  Called
+    after ``basic_layout`` checked the items; ``shape`` None (not a whole storage): None."""
+    if shape is None:
+        return None
+    starts, lengths, dims, dim = [], [], [], 0
+    for item in items:
+        if item is None:
+            dims.append(-1)
+            continue
+        size = shape[dim]
+        if type(item) is slice:
+            if item.step is not None and not (type(item.step) is int and item.step == 1):
+                return None
+            start, length = _unit_slice(item.start, item.stop, size)
+            dims.append(dim)
+        else:
+            start = operator.index(item)
+            start, length = (start + size if start < 0 else start), 1
+        starts.append(start)
+        lengths.append(length)
+        dim += 1
+    return tuple(starts), tuple(lengths), tuple(dims)
+
+
 def _unit_slice(start, stop, size) -> tuple:
     """``(start, length)`` of ``start:stop`` on an axis of ``size``: ``slice_extent`` for
     the common step-1 slice, inline (the hot path of slice-heavy loops).  Sizes stay exact:

@@ -10,12 +10,13 @@ from __future__ import annotations
 import numpy as np
 
 from ...array import extension
+from ...array import layout as layouts
 from ...array.arraytype import ndarray, view_node, wrap_scalar
 from ...expr import dtypes
 from ...expr.node import constant
 from .advanced import advanced_getitem, advanced_setitem
 from .basic import (_basic_value, _is_basic, _is_scalar_key, _plain_items, base_and_layout,
-                    basic_layout, broadcast_value, key_items)
+                    basic_layout, broadcast_value, key_items, write_box)
 
 
 def _without_bounded(key):
@@ -61,6 +62,16 @@ def _is_full_mask(key, ndim) -> bool:
             and key.ndim == ndim)
 
 
+def _own_storage_shape(a):
+    """The shape of ``a``'s storage when ``a`` is all of it in C order (a box write of a key
+    on ``a`` is then a box of the storage), else None."""
+    view = a._view
+    if view is None:
+        return a._node.shape
+    shape = view.storage.node.shape
+    return shape if layouts.is_identity(view.layout, shape) else None
+
+
 def setitem(self, key, value):
     """``a[key] = value``: writes through to every view of the same storage."""
     self._check_writeable()       # NumPy's first check: before the key and the value
@@ -82,6 +93,7 @@ def setitem(self, key, value):
         # sequence's truth value there).
         if converted.shape and self.dtype.kind != "b" and _is_scalar_key(key, items, self.ndim):
             raise ValueError("setting an array element with a sequence.")
-        self._write(region, broadcast_value(converted, region[0]))
+        box = write_box(items, _own_storage_shape(self))
+        self._write(region, broadcast_value(converted, region[0]), box)
         return
     advanced_setitem(self, items, positions, value)
