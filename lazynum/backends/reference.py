@@ -18,7 +18,6 @@ import numpy as np
 from ..control import telemetry as metrics
 from ..compile.cut import SizeSlot, fill, has_slot
 from ..expr.registry import lookup
-from . import buffer_pool
 
 NAME = "numpy"
 ARTIFACT_VERSION = "reference-1"
@@ -95,13 +94,7 @@ class Program:
         if step.inplace and _owned_and_unshared(arrays, values):
             reference = step.op.reference_inplace
         try:
-            if getattr(reference, "takes_out", False) and shape:
-                # A pooled result buffer: fresh large allocations fault their pages in at
-                # every step once malloc has returned freed ones to the system (measured:
-                # a 10^5-element add 300 us, 20 us into reused memory).
-                out = reference(arrays, attrs, out=buffer_pool.empty(shape, step.dtype))
-            else:
-                out = reference(arrays, attrs)
+            out = reference(arrays, attrs)
         except (IndexError, ValueError, OverflowError) as exc:
             site = sites(j) if sites else None       # also names the failing node
             exc.add_note(f"raised by lazynum op {step.op.name!r} traced at {site or '?'}")

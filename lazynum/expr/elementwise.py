@@ -73,11 +73,7 @@ def _make_dtype_rule(ufunc):
 
 def _make_reference(ufunc):
     if ufunc.nout == 1:
-        def reference(arrays, attrs, out=None):
-            return ufunc(*arrays, out=out)
-        # A caller may hand it the result's buffer (the interpreter tier's pooled memory).
-        reference.takes_out = True
-        return reference
+        return lambda arrays, attrs: ufunc(*arrays)
     return lambda arrays, attrs: ufunc(*arrays)[attrs[0]]
 
 
