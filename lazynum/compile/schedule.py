@@ -163,9 +163,13 @@ class _Scheduler:
                 # A view of an input handed to an extern call (X.T @ g in a matmul's
                 # gradient) is a free NumPy view: copying it in a kernel would cost a pass
                 # over the whole input, strided.
+                # So is a view of all of a computed array (h.T @ g in an MLP's gradient):
+                # the array gets a buffer, and BLAS reads it transposed.
                 for a in node.args:
                     if (self.kinds.get(a.id) == "view" and a.args
-                            and a.args[0].id not in self.pending):
+                            and (a.args[0].id not in self.pending
+                                 or (self.kinds[a.args[0].id] != "view"
+                                     and _size(a) == _size(a.args[0])))):
                         self.kinds[a.id] = "extern"
         for node in cut.order:
             kind = self.kinds[node.id]
