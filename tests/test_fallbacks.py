@@ -37,15 +37,17 @@ def test_numpy_linalg_norm_dispatches_to_the_lazy_norm():
     S.assert_same(result, np.linalg.norm(np.arange(6.0).reshape(2, 3) * 2))
 
 
-def test_spectral_norms_and_other_linalg_fall_back_and_are_counted():
+def test_linalg_without_a_lazy_form_falls_back_and_is_counted():
     a = np.array([[2.0, 1.0], [1.0, 3.0]])
     x = lnp.asarray(a) * 1.0
-    S.assert_same(lnp.linalg.norm(x, 2), np.linalg.norm(a, 2))
-    S.assert_same(lnp.linalg.inv(x), np.linalg.inv(a))
-    S.assert_same(lnp.linalg.solve(x, lnp.ones(2)), np.linalg.solve(a, np.ones(2)))
-    assert lnp.metrics()["fallbacks"] == 3
+    S.assert_same(lnp.linalg.norm(x, 2), np.linalg.norm(a, 2))      # lazy: an SVD in the program
+    S.assert_same(lnp.linalg.inv(x), np.linalg.inv(a))                # lazy: LAPACK in the program
+    assert lnp.metrics()["fallbacks"] == 0
+    S.assert_same(lnp.linalg.eigvals(x), np.linalg.eigvals(a))
+    S.assert_same(lnp.linalg.lstsq(x, lnp.ones(2))[0], np.linalg.lstsq(a, np.ones(2))[0])
+    assert lnp.metrics()["fallbacks"] == 2
     report = lnp.metrics_report()
-    assert "numpy.linalg.inv" in report and "test_fallbacks.py" in report
+    assert "numpy.linalg.eigvals" in report and "test_fallbacks.py" in report
 
 
 def test_top_level_numpy_functions_without_lazy_versions_fall_back():
@@ -191,9 +193,9 @@ def test_a_fallback_syncs_all_its_lazy_arguments_at_once():
     a = np.array([[2.0, 1.0], [1.0, 3.0]])
     x, y = lnp.asarray(a) * 2.0, lnp.ones(2) * 3.0
     lnp.reset_metrics()
-    result = lnp.linalg.solve(x, y)
+    result = lnp.linalg.lstsq(x, y)[0]
     assert lnp.metrics()["syncs"] == 1 and lnp.metrics()["fallbacks"] == 1
-    S.assert_same(result, np.linalg.solve(a * 2.0, np.ones(2) * 3.0))
+    S.assert_same(result, np.linalg.lstsq(a * 2.0, np.ones(2) * 3.0)[0])
 
 
 # -- dtype and shape inquiries: no recursion, no sync -----------------------------------------

@@ -2,4 +2,4 @@
 
 Importing it registers every primitive, so a walk of ``registry.OPS`` sees them all.
 """
-from . import checks, compaction, elementwise, extern, indexing, movement, reduce  # noqa: F401
+from . import checks, compaction, elementwise, extern, indexing, linalg, movement, reduce  # noqa: F401

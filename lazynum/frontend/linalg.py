@@ -28,7 +28,9 @@ from .manipulation import moveaxis, ravel, reshape, transpose
 # a primitive of their own, which tests/expr/test_registry.py refuses for exported names.
 __all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "einsum", "kron", "vecdot", "matvec",
            "vecmat"]
-from . import reductions
+from . import lapack, reductions
+from .lapack import (cholesky, cond, det, eigh, eigvalsh, inv, matrix_power,  # noqa: F401
+                     matrix_rank, pinv, qr, slogdet, solve, svd, svdvals)
 from .fallbacks import numpy_function, resolve
 from .manipulation import squeeze
 from .ufuncs import call
@@ -540,9 +542,8 @@ def kron(a, b):
 def norm(x, ord=None, axis=None, keepdims=False):
     """Vector or matrix norm (``numpy.linalg.norm``), lazily for the norms that are reductions.
 
-    Vector ords: None/2, 1, inf, -inf, 0 and any p; matrix ords: None/'fro', 1, -1, inf, -inf.
-    The spectral matrix norms (2, -2, 'nuc') need an SVD: they fall back to NumPy (a sync,
-    counted in the metrics).
+    Vector ords: None/2, 1, inf, -inf, 0 and any p; matrix ords: None/'fro', 1, -1, inf,
+    -inf, and 2, -2, 'nuc' from the singular values (an SVD inside the program).
     """
     a = wrap(to_node(x))
     if a.dtype.kind != "f":
@@ -555,6 +556,8 @@ def norm(x, ord=None, axis=None, keepdims=False):
         return call(np.sqrt, (reductions.sum(call(np.multiply, (a, a)), axis=axes, keepdims=keepdims),))
     if len(axes) == 1:
         return _vector_norm(a, ord, axes[0], keepdims)
+    if len(axes) == 2 and ord in (2, -2, "nuc"):
+        return lapack.svd_norm(a, ord, tuple(normalize_axis(ax, a.ndim) for ax in axes), keepdims)
     if len(axes) == 2 and ord in (1, -1, np.inf, -np.inf):
         summed, picked = axes if ord in (1, -1) else (axes[1], axes[0])
         pick = reductions.max if ord > 0 else reductions.min
@@ -581,7 +584,7 @@ def _vector_norm(a, ord, axis, keepdims):
 
 
 def __getattr__(name):
-    """Other ``numpy.linalg`` functions (inv, solve, eigh, svd, ...) run as counted fallbacks."""
+    """Other ``numpy.linalg`` functions (eig, lstsq, ...) run as counted fallbacks."""
     if name.startswith("__"):
         raise AttributeError(name)
     return resolve(np.linalg, name, "numpy.linalg")
