@@ -39,7 +39,9 @@ def test_histogram_with_equal_bins_matches_numpy(n, bins, dtype, ranged, weighte
     assert lnp.metrics()["syncs"] == 0 and lnp.metrics()["fallbacks"] == 0
     _same(got[1], expected[1])
     if density:
-        np.testing.assert_allclose(np.asarray(got[0]), expected[0], rtol=1e-12, equal_nan=True)
+        # (a float32 total: lazynum sums float32 in float64 blocks, NumPy pairwise in float32)
+        np.testing.assert_allclose(np.asarray(got[0]), expected[0], equal_nan=True,
+                                   rtol=1e-6 if dtype == "f4" and weighted else 1e-12)
     else:
         _same(got[0], expected[0])
     _same(lnp.histogram_bin_edges(lnp.asarray(a), bins=bins, range=ranged),

@@ -53,7 +53,7 @@ def test_linalg_without_a_lazy_form_falls_back_and_is_counted():
 def test_top_level_numpy_functions_without_lazy_versions_fall_back():
     a = np.arange(10.0)
     x = lnp.asarray(a) * 1.0
-    assert lnp.percentile(x, 30) == np.percentile(a, 30)
+    S.assert_same(lnp.polyfit(x, x * 2.0, 1), np.polyfit(a, a * 2.0, 1))
     S.assert_same(lnp.bincount(lnp.asarray([0, 1, 1, 3])), np.bincount([0, 1, 1, 3]))
     assert lnp.metrics()["fallbacks"] == 2
 

@@ -2,4 +2,5 @@
 
 Importing it registers every primitive, so a walk of ``registry.OPS`` sees them all.
 """
-from . import checks, compaction, elementwise, extern, indexing, linalg, movement, reduce  # noqa: F401
+from . import (checks, compaction, elementwise, extern, indexing, linalg, movement,  # noqa: F401
+               order_statistics, reduce)

@@ -51,6 +51,15 @@ class Masked:
         self.mask = mask
 
 
+def not_written(what: str, instead: str = ""):
+    """A VJP rule that refuses: a cotangent reaching this op raises NotImplementedError,
+    never a silent zero (``NoGradient`` is for ops whose gradient *is* zero)."""
+    def rule(node, g):
+        raise NotImplementedError(f"lazynum.grad: the derivative of {what} is not written "
+                                  f"yet{instead}")
+    return rule
+
+
 def uses_needs(rule):
     """Mark a rule of a multi-argument op that takes ``needs`` (one bool per argument:
     does a gradient have to reach it?) and builds nothing for the others, so no dead

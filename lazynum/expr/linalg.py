@@ -306,15 +306,7 @@ def _svd_reference(arrays, attrs):
 SVD = _register("linalg_svd", _svd_shape, _svd_reference,
                 "numpy.linalg.svd; attrs (full_matrices, compute_uv): u, s, vh packed along "
                 "one last axis (packed_layout), or s alone.")
-def _not_written(what: str, instead: str = ""):
-    """A VJP that refuses: a cotangent reaching this op is an error, never a silent zero."""
-    def rule(node, g):
-        raise NotImplementedError(f"lazynum.grad: the derivative of {what} is not written "
-                                  f"yet{instead}")
-    return rule
-
-
-SVD.vjp = _not_written("numpy.linalg.svd", " (differentiate through eigh of a.T @ a instead)")
+SVD.vjp = _d.not_written("numpy.linalg.svd", " (differentiate through eigh of a.T @ a instead)")
 
 
 def qr_parts(shape, mode: str) -> list:
@@ -344,10 +336,10 @@ def _qr_reference(arrays, attrs):
 QR = _register("linalg_qr", _qr_shape, _qr_reference,
                "numpy.linalg.qr; attrs (mode,): q and r packed along one last axis, or r "
                "alone for mode 'r'.", may_fail=False)
-QR.vjp = _not_written("numpy.linalg.qr")
+QR.vjp = _d.not_written("numpy.linalg.qr")
 
 PINV = _register("linalg_pinv", lambda args, attrs: _stack(args[0].shape, "pinv", square=False)[:-2]
                  + (args[0].shape[-1], args[0].shape[-2]),
                  lambda arrays, attrs: np.linalg.pinv(arrays[0], rcond=attrs[0], hermitian=attrs[1]),
                  "numpy.linalg.pinv; attrs (rcond, hermitian).")
-PINV.vjp = _not_written("numpy.linalg.pinv")
+PINV.vjp = _d.not_written("numpy.linalg.pinv")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .indexing import advanced as advanced_indexing, subscript
-from . import creation, joining, linalg, manipulation, mathfuncs, reductions, sorting
+from . import creation, joining, linalg, manipulation, mathfuncs, reductions, sorting, statistics
 from ..array import extension, fastpath
 from ..array.arraytype import ndarray
 from ..expr.elementwise import UFUNC_OPS
@@ -183,7 +183,9 @@ _METHODS = {
     "dot": linalg.dot, "take": advanced_indexing.take, "nonzero": advanced_indexing.nonzero,
     "put": advanced_indexing.put,
     "argsort": sorting.argsort, "searchsorted": sorting.searchsorted,
+    "argpartition": statistics.argpartition,
 }
 for _name, _function in _METHODS.items():
     setattr(ndarray, _name, _function)
 ndarray.sort = sorting.method_sort   # in place, like NumPy's
+ndarray.partition = statistics.partition_in_place

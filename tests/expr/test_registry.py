@@ -37,7 +37,8 @@ def _float_output_possible(op):
     ufunc = getattr(np, op.name, None)
     if op.kind == "elementwise" and isinstance(ufunc, np.ufunc):
         return any(t.split("->")[1] and set(t.split("->")[1]) & set("efdg") for t in ufunc.types)
-    return op.name not in ("argmax", "argmin", "argsort", "searchsorted", "iota", "check_index",
+    return op.name not in ("argmax", "argmin", "argsort", "argpartition", "searchsorted", "iota",
+                           "check_index",
                            "int_value", "reduce_any", "reduce_all")
 
 
