@@ -1,0 +1,123 @@
+"""Functions of sequences, lazily: ``trapezoid``, ``ediff1d``, ``polyval``, ``vander`` and
+``cross``, each NumPy's own arithmetic in NumPy's order (so the same roundings): the
+trapezoid rule as ``(d * (y[1:] + y[:-1]) / 2.0).sum(axis)``, Horner's scheme from a
+zero array of ``x``'s dtype, the Vandermonde columns as a running product, the cross
+product's components as ``a1 * b2 - a2 * b1`` and its rotations.
+"""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from ..array.arraytype import ndarray, wrap
+from ..array.conversion import to_node
+from ..expr.shapes import normalize_axis
+from .creation import ones, zeros
+from .fallbacks import numpy_function
+from .joining import concatenate, diff, stack
+from .manipulation import broadcast_to, moveaxis, ravel
+from .reductions import cumprod, sum as asum
+from .ufuncs import call
+
+__all__ = ["trapezoid", "ediff1d", "polyval", "vander", "cross"]
+
+
+def _lazy(a):
+    return a if isinstance(a, ndarray) else wrap(to_node(a))
+
+
+def trapezoid(y, x=None, dx=1.0, axis=-1):
+    """Integral of ``y`` by the trapezoid rule (``numpy.trapezoid``)."""
+    y = _lazy(y)
+    if x is None:
+        d = dx
+    else:
+        x = _lazy(x)
+        if x.ndim == 1:
+            d = diff(x)
+            shape = [1] * y.ndim
+            shape[axis] = d.shape[0]
+            d = d.reshape(tuple(shape))
+        else:
+            d = diff(x, axis=axis)
+    nd = y.ndim
+    later, earlier = [slice(None)] * nd, [slice(None)] * nd
+    later[axis], earlier[axis] = slice(1, None), slice(None, -1)
+    pairs = call(np.add, (y[tuple(later)], y[tuple(earlier)]))
+    return asum(call(np.divide, (call(np.multiply, (d, pairs)), 2.0)), axis=axis)
+
+
+def ediff1d(ary, to_end=None, to_begin=None):
+    """Differences of consecutive elements of the flattened array (``numpy.ediff1d``)."""
+    ary = ravel(_lazy(ary))
+    parts = []
+    for name, extra in (("to_begin", to_begin), ("to_end", to_end)):
+        if extra is None:
+            parts.append(None)
+            continue
+        extra = _lazy(extra)
+        if not np.can_cast(extra.dtype, ary.dtype, casting="same_kind"):
+            raise TypeError(f"dtype of `{name}` must be compatible with input `ary` under the "
+                            "`same_kind` rule.")
+        parts.append(ravel(extra).astype(ary.dtype))
+    middle = call(np.subtract, (ary[1:], ary[:-1]))
+    if parts[0] is None and parts[1] is None:
+        return middle
+    return concatenate([p for p in (parts[0], middle.astype(ary.dtype), parts[1]) if p is not None])
+
+
+def polyval(p, x):
+    """The polynomial with coefficients ``p`` (highest power first) at ``x`` (``numpy.polyval``)."""
+    if isinstance(p, np.poly1d) or isinstance(x, np.poly1d):
+        return _numpy_polyval(p, x)
+    p = p if isinstance(p, ndarray) else np.asarray(p)
+    x = _lazy(x)
+    y = zeros(x.shape, x.dtype)
+    for i in range(len(p)):
+        y = call(np.add, (call(np.multiply, (y, x)), p[i]))
+    return y
+
+
+def vander(x, N=None, increasing=False):
+    """The Vandermonde matrix of ``x`` (``numpy.vander``)."""
+    x = _lazy(x)
+    if x.ndim != 1:
+        raise ValueError("x must be a one-dimensional array or sequence.")
+    n = int(x.shape[0])
+    N = n if N is None else operator.index(N)
+    dtype = np.promote_types(x.dtype, int)
+    columns = []
+    if N > 0:
+        columns.append(ones((n, 1), dtype))
+    if N > 1:
+        columns.append(cumprod(broadcast_to(x[:, None].astype(dtype), (n, N - 1)), axis=1))
+    v = concatenate(columns, axis=1) if columns else zeros((n, 0), dtype)
+    return v if increasing else v[:, ::-1]
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """The cross product of 3-vectors (``numpy.cross``; 2-vectors, deprecated in NumPy 2,
+    run NumPy's as a counted fallback)."""
+    if axis is not None:
+        axisa, axisb, axisc = (axis,) * 3
+    a, b = _lazy(a), _lazy(b)
+    a = moveaxis(a, normalize_axis(axisa, a.ndim), -1)
+    b = moveaxis(b, normalize_axis(axisb, b.ndim), -1)
+    if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    if a.shape[-1] != 3 or b.shape[-1] != 3:
+        return _numpy_cross(a, b, axisc=axisc)
+    dtype = np.promote_types(a.dtype, b.dtype)
+    a0, a1, a2 = (a[..., i] for i in range(3))
+    b0, b1, b2 = (b[..., i] for i in range(3))
+
+    def component(p, q, r, s):
+        return call(np.subtract, (call(np.multiply, (p, q)), call(np.multiply, (r, s)))).astype(dtype)
+    cp = stack([component(a1, b2, a2, b1), component(a2, b0, a0, b2), component(a0, b1, a1, b0)],
+               axis=-1)
+    return moveaxis(cp, -1, normalize_axis(axisc, cp.ndim))
+
+
+_numpy_polyval = numpy_function(np.polyval, "numpy.polyval")
+_numpy_cross = numpy_function(np.cross, "numpy.cross")
