@@ -54,6 +54,7 @@ from .frontend import (creation as _c, manipulation as _m, joining as _j, paddin
 from .frontend.indexing import basic as _i, advanced as _a  # noqa: E402
 from .frontend.fallbacks import resolve as _resolve  # noqa: E402
 from .frontend import linalg  # noqa: E402  (lazynum.linalg: its functions, NumPy's others as fallbacks)
+from . import lib  # noqa: E402  (lazynum.lib: stride_tricks lazily, NumPy's other modules)
 
 from .bounded import BoundedArray, LazySize, bound_shape, get_dim_size, set_dim_size  # noqa: E402
 from .bounded.dispatch import install as _install_bounded  # noqa: E402

@@ -8,6 +8,8 @@ memory with a NumPy array.  The answer comes from the layouts alone: no sync.
 """
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 
 from ..array.arraytype import ndarray
@@ -71,3 +73,53 @@ def may_share_memory(a, b, /, max_work=0):
     if isinstance(a, ndarray) or isinstance(b, ndarray):
         return _overlap(a, b, max_work, False)
     return np.may_share_memory(a, b, max_work=max_work)
+
+
+# -- the ndarray's memory surface (methods and attributes, installed by ``methods``) --------
+def strides(self) -> tuple:
+    """``ndarray.strides``: byte steps of this array's layout over its storage (a view's
+    own, a new array's the C order or the memory order NumPy gives that result)."""
+    return tuple(int(s) * self.dtype.itemsize for s in self._layout()[1])
+
+
+def view(self, dtype=None, type=None):  # noqa: A002  (NumPy's keyword)
+    """``ndarray.view()``: a new array object over the same storage.  A reinterpretation
+    as another dtype or array type is not lazy yet and says so."""
+    if dtype is not None or type is not None:
+        raise NotImplementedError("lazynum: ndarray.view(dtype) and view(type) are not lazy yet "
+                                  "(np.asarray(x).view(...) reinterprets a synced copy)")
+    return self._window(self._layout(), readonly=not self.flags.writeable)
+
+
+def tobytes(self, order="C") -> bytes:
+    """``ndarray.tobytes``: the data's bytes (a sync)."""
+    return np.asarray(self).tobytes(order)
+
+
+def tofile(self, fid, sep="", format="%s") -> None:  # noqa: A002
+    """``ndarray.tofile``: write the data to a file (a sync)."""
+    np.asarray(self).tofile(fid, sep=sep, format=format)
+
+
+def dumps(self) -> bytes:
+    """``ndarray.dumps``: a pickle of the array (a sync)."""
+
+    return pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def dump(self, file) -> None:
+    """``ndarray.dump``: pickle the array into ``file`` (a path or a binary file; a sync)."""
+
+    if isinstance(file, (str, bytes)) or hasattr(file, "__fspath__"):
+        with open(file, "wb") as handle:
+            pickle.dump(self, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        return
+    pickle.dump(self, file, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def setflags(self, write=None, align=None, uic=None) -> None:
+    """``ndarray.setflags``: only ``write`` means anything for a lazynum array."""
+    if uic:
+        raise ValueError("cannot set WRITEBACKIFCOPY flag to True")
+    if write is not None:
+        self.flags.writeable = bool(write)

@@ -9,9 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from .indexing import advanced as advanced_indexing, subscript
-from . import creation, joining, linalg, manipulation, mathfuncs, reductions, sorting, statistics
+from . import (creation, joining, linalg, manipulation, mathfuncs, memory, reductions, selecting,
+               sorting, statistics)
 from ..array import extension, fastpath
-from ..array.arraytype import ndarray
+from ..array.arraytype import ndarray, scalar_result
 from ..expr.elementwise import UFUNC_OPS
 from .ufuncs import UFUNCS, call, power_shortcut
 
@@ -189,3 +190,11 @@ for _name, _function in _METHODS.items():
     setattr(ndarray, _name, _function)
 ndarray.sort = sorting.method_sort   # in place, like NumPy's
 ndarray.partition = statistics.partition_in_place
+ndarray.compress = lambda self, condition, axis=None, out=None: advanced_indexing.compress(
+    condition, self, axis=axis, out=out)
+ndarray.choose = lambda self, choices, out=None, mode="raise": selecting.choose(self, choices, out, mode)
+ndarray.strides = property(memory.strides)
+for _name in ("view", "tobytes", "tofile", "dumps", "dump", "setflags"):
+    setattr(ndarray, _name, getattr(memory, _name))
+# NumPy returns a scalar where lazynum returns a 0-d value: scalars hash (by value: a sync)
+scalar_result.__hash__ = lambda self: hash(self.item())

@@ -26,7 +26,7 @@ from .reductions import all as all_
 from .sorting import searchsorted, sort
 from .ufuncs import call
 
-__all__ = ["select", "isin", "unravel_index", "ravel_multi_index"]
+__all__ = ["select", "choose", "isin", "unravel_index", "ravel_multi_index"]
 
 
 def _lazy(a):
@@ -66,6 +66,34 @@ def select(condlist, choicelist, default=0):
     result = choices[-1]
     for choice, cond in zip(choices[-2::-1], conds[::-1]):
         result = where(cond, choice, result)
+    return result
+
+
+def choose(a, choices, out=None, mode="raise"):
+    """``choices[a[i]][i]`` for every position of the broadcast arrays (``numpy.choose``)."""
+    if out is not None:
+        raise NotImplementedError("lazynum.choose(out=...) is not lazy; assign the result")
+    a = _lazy(a)
+    if a.dtype.kind not in "biu":
+        raise TypeError(f"Cannot cast array data from {a.dtype!r} to dtype('int64') according "
+                        "to the rule 'safe'")
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got '{mode}')")
+    dtype = np.result_type(*[_dtype_stand_in(c) for c in choices])
+    n = len(choices)
+    options = broadcast_arrays(a, *[_lazy(c).astype(dtype) for c in choices])
+    index, options = options[0].astype(np.intp), options[1:]
+    if mode == "wrap":
+        index = call(np.remainder, (index, n))
+    elif mode == "clip":
+        index = clip(index, 0, n - 1)
+    else:
+        inside = all_(call(np.logical_and, (call(np.greater_equal, (index, 0)),
+                                            call(np.less, (index, n)))))
+        index = _check(index, inside, "invalid entry in choice array")
+    result = options[-1]
+    for k in range(n - 2, -1, -1):
+        result = where(call(np.equal, (index, k)), options[k], result)
     return result
 
 
