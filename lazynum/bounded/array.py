@@ -12,6 +12,7 @@ true-size result.  Slower, never wrong.
 from __future__ import annotations
 
 import functools
+import operator
 
 import numpy as np
 
@@ -24,8 +25,11 @@ class LazySize:
     """A bounded dim's run-time size as ``shape`` shows it: lazy until Python needs an int.
 
     Arithmetic with ints and other LazySizes stays lazy (and keeps an upper bound, so the
-    result can size a new bounded array); ``int()``, ``index``, comparisons and hashing
-    sync.  ``repr`` shows ``<=bound``.
+    result can size a new bounded array), and so does arithmetic with lazy arrays (the
+    size is a lazy 0-d int64 there).  Everything else behaves as NumPy's int does and syncs
+    (counted as ``bounded_size``): ``int()``, ``index``, ``str``, ``format`` and f-strings,
+    ``float``, ``bool``, comparisons, hashing, ``numpy.asarray``, true division and any
+    arithmetic with floats.  ``repr`` shows ``<=bound`` without syncing.
     """
     __slots__ = ("value", "bound")
 
@@ -41,17 +45,41 @@ class LazySize:
 
     __int__ = __index__ = _concrete
 
+    def __str__(self):
+        return str(self._concrete())
+
+    def __format__(self, spec):
+        return format(self._concrete(), spec)
+
+    def __float__(self):
+        return float(self._concrete())
+
+    def __bool__(self):
+        return self._concrete() != 0
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self._concrete(), dtype=dtype)
+
     def __hash__(self):
         return hash(self._concrete())
+
+    def __neg__(self):
+        return -self._concrete()
+
+    def __pos__(self):
+        return self._concrete()
+
+    def __abs__(self):
+        return self._concrete()
 
     def _arith(name, bound_rule):  # noqa: N805 - a method factory used in the class body
         def method(self, other):
             if isinstance(other, LazySize):
                 value, other_bound = getattr(self.value, name)(other.value), other.bound
-            elif isinstance(other, (int, np.integer)):
+            elif isinstance(other, (int, np.integer)) and not isinstance(other, bool):
                 value, other_bound = getattr(self.value, name)(int(other)), int(other)
             else:
-                return NotImplemented
+                return _eager(self, other, name)
             bound = None if self.bound is None or other_bound is None else bound_rule(self.bound, other_bound)
             return LazySize(value, bound)
         return method
@@ -64,10 +92,10 @@ class LazySize:
     def __sub__(self, other):
         if isinstance(other, LazySize):      # size - size <= bound (sizes are >= 0)
             return LazySize(self.value - other.value, self.bound)
-        if isinstance(other, (int, np.integer)):
+        if isinstance(other, (int, np.integer)) and not isinstance(other, bool):
             bound = None if self.bound is None else self.bound - int(other)
             return LazySize(self.value - int(other), bound)
-        return NotImplemented
+        return _eager(self, other, "__sub__")
 
     def _compare(op):  # noqa: N805
         return lambda self, other: op(self._concrete(), int(other))
@@ -79,6 +107,30 @@ class LazySize:
     __gt__ = _compare(int.__gt__)
     __ge__ = _compare(int.__ge__)
     del _compare
+
+
+def _eager(size, other, name):
+    """``size <name> other`` where the result is not a size: with a lazy array the size's
+    lazy value takes part (no sync); with a Python or NumPy number, NumPy's int does."""
+    if isinstance(other, ndarray):
+        return getattr(size.value, name)(other)
+    if isinstance(other, LazySize):
+        other = other._concrete()
+    if not isinstance(other, (int, float, np.number)):
+        return NotImplemented
+    if name.startswith("__r"):
+        return getattr(operator, name[3:-2])(other, size._concrete())
+    return getattr(operator, name[2:-2])(size._concrete(), other)
+
+
+def _number_op(name):
+    return lambda self, other: _eager(self, other, name)
+
+
+for _name in ("truediv", "mod", "pow"):
+    setattr(LazySize, f"__{_name}__", _number_op(f"__{_name}__"))
+for _name in ("truediv", "mod", "pow", "sub", "floordiv"):
+    setattr(LazySize, f"__r{_name}__", _number_op(f"__r{_name}__"))
 
 
 def bounded_form(function, original):
