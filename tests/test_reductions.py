@@ -664,3 +664,21 @@ def test_a_non_bool_where_mask_is_the_first_error_like_numpy():
             m.min(m.asarray(x), axis=0, where=m.asarray(x.astype(np.int32)))
         with pytest.raises(TypeError):
             m.sum(m.asarray(x), axis=5, where=m.asarray(x))
+
+
+@given(shape=st.sampled_from([(6,), (3, 5), (2, 3, 4)]), dtype=st.sampled_from(["f8", "f4", "i2", "?"]),
+       name=st.sampled_from(["maximum", "minimum", "fmax", "fmin"]), data=st.data())
+def test_running_extremes_are_numpys_accumulate(shape, dtype, name, data):
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**16)))
+    x = rng.standard_normal(shape) * 5
+    x = (x > 0) if dtype == "?" else x.astype(dtype)
+    if dtype[0] == "f":
+        x.flat[1] = np.nan                     # maximum propagates it, fmax skips it
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    lnp.reset_metrics()
+    got = getattr(lnp, name).accumulate(lnp.asarray(x), axis=axis)
+    assert lnp.metrics()["syncs"] == 0 and lnp.metrics()["fallbacks"] == 0
+    expected = getattr(np, name).accumulate(x, axis=axis)
+    got = np.asarray(got)
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    np.testing.assert_array_equal(got, expected)

@@ -181,6 +181,16 @@ def _cumprod_vjp(node, g):
 CUMSUM.vjp = _cumsum_vjp
 CUMPROD.vjp = _cumprod_vjp
 
+# Running extremes (``numpy.maximum.accumulate``, ...): NumPy's own loop, NaN rules included.
+RUNNING_EXTREMES = {}
+for _ufunc, _name in ((np.maximum, "cummax"), (np.minimum, "cummin"), (np.fmax, "cumfmax"),
+                      (np.fmin, "cumfmin")):
+    RUNNING_EXTREMES[_ufunc.__name__] = register(
+        _name, "scan", shape=_scan_shape, dtype=_same_dtype,
+        reference=lambda arrays, attrs, _ufunc=_ufunc: _ufunc.accumulate(arrays[0], axis=attrs[0]),
+        doc=f"numpy.{_ufunc.__name__}.accumulate along attrs[0] (a running extreme).")
+    RUNNING_EXTREMES[_ufunc.__name__].vjp = _d.not_written(f"numpy.{_ufunc.__name__}.accumulate")
+
 
 # --- kernel lowerings (lazynum.compile) ------------------------------------------------------
 # A reduction lowers to its combine (a kernel-IR reduction over its axes); the scheduler
@@ -219,5 +229,5 @@ def _arg_reduction(combine):
 
 declare_lowering(ARGMAX, _arg_reduction("argmax"))
 declare_lowering(ARGMIN, _arg_reduction("argmin"))
-for _op in (CUMSUM, CUMPROD):
+for _op in (CUMSUM, CUMPROD, *RUNNING_EXTREMES.values()):
     declare_lowering(_op, EXTERN)

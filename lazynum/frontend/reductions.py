@@ -31,7 +31,7 @@ from ..expr.extern import SORT
 from ..expr.checks import ASSERT_ALL
 from ..expr.movement import CONCATENATE, VIEW, literal
 from ..expr.reduce import (ARGMAX, ARGMIN, CUMPROD, CUMSUM, REDUCE_ALL, REDUCE_ANY, REDUCE_FMAX,
-    REDUCE_FMIN, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD, REDUCE_SUM)
+    REDUCE_FMIN, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD, REDUCE_SUM, RUNNING_EXTREMES)
 from ..expr.shapes import c_strides, normalize_axes, normalize_axis, size_of
 from .ufuncs import _given, call, ufunc
 
@@ -55,7 +55,8 @@ from .manipulation import diagonal, reshape, transpose
 from .fallbacks import numpy_out
 # On bool, add is logical or and multiply is logical and (NumPy's bool loops).
 _ON_BOOL = {REDUCE_SUM: REDUCE_ANY, REDUCE_PROD: REDUCE_ALL}
-_SCANS = {"add": CUMSUM, "multiply": CUMPROD, "logical_or": CUMSUM, "logical_and": CUMPROD}
+_SCANS = {"add": CUMSUM, "multiply": CUMPROD, "logical_or": CUMSUM, "logical_and": CUMPROD,
+          **RUNNING_EXTREMES}
 
 
 # -- small node helpers -----------------------------------------------------------------------
@@ -544,8 +545,8 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=Fa
 
 
 def ufunc_accumulate(uf, array, axis=0, dtype=None, out=None):
-    """``uf.accumulate`` for add, multiply, logical_or and logical_and (else
-    NotImplementedError, so that NumPy's dispatch falls back)."""
+    """``uf.accumulate`` for add, multiply, logical_or, logical_and, maximum, minimum, fmax
+    and fmin (else NotImplementedError, so that NumPy's dispatch falls back)."""
     name = uf.__name__
     if name not in _SCANS:
         raise NotImplementedError(f"lazynum has no lazy {name}.accumulate")
