@@ -230,7 +230,7 @@ UFUNC_METHODS = {
     "bitwise_or.reduce": lambda m, a: m.bitwise_or.reduce(m.asarray(a, dtype=m.int64) + 3),
     "bitwise_xor.reduce": lambda m, a: m.bitwise_xor.reduce(
         m.asarray(a, dtype=m.int64), axis=None, keepdims=True, initial=5),
-    "maximum.accumulate": lambda m, a: m.maximum.accumulate(a, axis=1),
+    "logaddexp.accumulate": lambda m, a: m.logaddexp.accumulate(a, axis=1),
     "add.reduceat": lambda m, a: m.add.reduceat(a, [0, 2], axis=1),
     "multiply.reduceat": lambda m, a: m.multiply.reduceat(a.ravel(), [0, 3, 3, 7]),
 }
