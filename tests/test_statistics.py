@@ -143,3 +143,28 @@ class _quiet:
 
     def __exit__(self, *exc):
         return self._catch.__exit__(*exc)
+
+
+@given(n=st.integers(1, 7), m=st.integers(1, 7), mode=st.sampled_from(["full", "same", "valid"]),
+       name=st.sampled_from(["convolve", "correlate"]), dtype=st.sampled_from(["f8", "f4", "i2"]),
+       rng=rngs())
+def test_convolve_and_correlate_are_numpys_with_gradients(n, m, mode, name, dtype, rng):
+    a, v = _data(rng, (n,), dtype, nans=False), _data(rng, (m,), "f8", nans=False)
+    expected = getattr(np, name)(a, v, mode)
+    lnp.reset_metrics()
+    got = getattr(lnp, name)(lnp.asarray(a), lnp.asarray(v), mode)
+    assert lnp.metrics()["syncs"] == 0 and lnp.metrics()["fallbacks"] == 0
+    _same(got, expected)
+    if dtype == "f8":
+        from tests.autograd.finite_differences import assert_gradients
+        w = rng.standard_normal(expected.shape)
+        assert_gradients(lambda xp, a, v: (getattr(xp, name)(a, v, mode) * w).sum(), a, v)
+
+
+def test_convolution_errors_are_numpys_at_the_call():
+    for a, v, mode in (([], [1.0], "full"), ([1.0], [], "full"), ([1.0], [1.0], "bogus"),
+                       ([[1.0]], [1.0], "full")):
+        with pytest.raises(ValueError):
+            np.convolve(a, v, mode)
+        with pytest.raises(ValueError):
+            lnp.convolve(lnp.asarray(np.asarray(a)), lnp.asarray(np.asarray(v)), mode)

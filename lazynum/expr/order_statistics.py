@@ -99,3 +99,64 @@ QUANTILE = register(
         "result dtype attrs[6] (NumPy's for the input dtype, q and method).")
 declare_lowering(QUANTILE, EXTERN)
 QUANTILE.vjp = _d.not_written("numpy.quantile and percentile")
+
+
+# --- discrete convolution (NumPy's own loops: its order of products and sums) ---------------
+MODES = ("valid", "same", "full")
+
+
+def _convolution_shape(args, attrs):
+    (mode,) = attrs
+    a, v = args
+    if len(a.shape) != 1 or len(v.shape) != 1:
+        raise ValueError("object too deep for desired array")
+    n, m = a.shape[0], v.shape[0]
+    if n == 0:
+        raise ValueError("a cannot be empty")
+    if m == 0:
+        raise ValueError("v cannot be empty")
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
+    longest, shortest = (n, m) if n >= m else (m, n)
+    return ({"full": (n + m - 1,), "same": (longest,)}.get(mode) or (longest - shortest + 1,))
+
+
+def _same_operand_dtype(args, attrs):
+    if args[0].dtype != args[1].dtype:
+        raise TypeError("convolution primitives take equal dtypes (the front end promotes)")
+    return args[0].dtype
+
+
+CONVOLVE = register("convolve", "extern", shape=_convolution_shape, dtype=_same_operand_dtype,
+                    reference=lambda arrays, attrs: np.convolve(*arrays, mode=attrs[0]),
+                    doc="numpy.convolve of two 1-d arrays with mode attrs[0].")
+CORRELATE = register("correlate", "extern", shape=_convolution_shape, dtype=_same_operand_dtype,
+                     reference=lambda arrays, attrs: np.correlate(*arrays, mode=attrs[0]),
+                     doc="numpy.correlate of two 1-d arrays with mode attrs[0].")
+for _op in (CONVOLVE, CORRELATE):
+    declare_lowering(_op, EXTERN)
+
+
+def _convolution_cotangents(a, v, g, mode):
+    """(a_bar, v_bar) of ``convolve(a, v, mode)``: in full mode a_bar = correlate(g, v,
+    'valid') and v_bar = correlate(g, a, 'valid'); the other modes are slices of the full
+    result, so their cotangent is first placed into a zero full-length one."""
+    n, m = a.shape[0], v.shape[0]
+    full = n + m - 1
+    start = {"full": 0, "same": (min(n, m) - 1) // 2, "valid": min(n, m) - 1}[mode]
+    if g.shape[0] != full:
+        g = _d.apply("view_scatter", (_d.zeros((full,), g.dtype), g), ((g.shape[0],), (1,), start))
+    return _d.apply("correlate", (g, v), ("valid",)), _d.apply("correlate", (g, a), ("valid",))
+
+
+CONVOLVE.vjp = lambda node, g: _convolution_cotangents(*node.args, g, node.attrs[0])
+
+
+def _correlate_vjp(node, g):
+    # correlate(a, v) == convolve(a, v[::-1]): through the flip
+    a, v = node.args
+    g_a, g_flipped = _convolution_cotangents(a, _d.flip(v, 0), g, node.attrs[0])
+    return g_a, _d.flip(g_flipped, 0)
+
+
+CORRELATE.vjp = _correlate_vjp

@@ -1,7 +1,8 @@
-"""Order statistics and covariances, lazily: ``percentile``, ``quantile``, their ``nan``
-forms, ``nanmedian``, ``partition``, ``argpartition``, ``cov`` and ``corrcoef``.
+"""Order statistics, covariances and convolutions, lazily: ``percentile``, ``quantile``,
+their ``nan`` forms, ``nanmedian``, ``partition``, ``argpartition``, ``cov``, ``corrcoef``,
+``convolve`` and ``correlate``.
 
-Quantiles and partitions are extern primitives whose reference is NumPy's own call
+Quantiles, partitions and convolutions are extern primitives whose reference is NumPy's own call
 (``expr.order_statistics``), so their values are NumPy's for every ``method``; their result
 dtype is the one NumPy gives for the input dtype, ``q`` and ``method`` (asked of NumPy on
 one element).  ``cov`` and ``corrcoef`` follow NumPy's arithmetic step by step (mean,
@@ -18,7 +19,7 @@ import numpy as np
 from ..array.arraytype import ndarray, wrap
 from ..array.conversion import to_node
 from ..expr import node as nodes
-from ..expr.order_statistics import ARGPARTITION, PARTITION, QUANTILE
+from ..expr.order_statistics import ARGPARTITION, CONVOLVE, CORRELATE, PARTITION, QUANTILE
 from ..expr.shapes import normalize_axis
 from .fallbacks import numpy_function
 from .joining import concatenate
@@ -29,7 +30,7 @@ from .reductions import mean
 from .ufuncs import call
 
 __all__ = ["percentile", "quantile", "nanpercentile", "nanquantile", "nanmedian", "partition",
-           "argpartition", "cov", "corrcoef"]
+           "argpartition", "cov", "corrcoef", "convolve", "correlate"]
 
 _NO_VALUE = np._NoValue
 
@@ -191,3 +192,21 @@ def corrcoef(x, y=None, rowvar=True, *, dtype=None):
 
 _numpy = {name: numpy_function(getattr(np, name), f"numpy.{name}")
           for name in ("percentile", "quantile", "nanpercentile", "nanquantile", "nanmedian", "cov")}
+
+
+def _convolution(op, a, v, mode):
+    a, v = _lazy(a), _lazy(v)
+    if a.ndim != 1 or v.ndim != 1:
+        raise ValueError("object too deep for desired array")
+    dtype = np.result_type(a.dtype, v.dtype)
+    return wrap(nodes.apply(op, (a.astype(dtype)._n(), v.astype(dtype)._n()), (mode,)))
+
+
+def convolve(a, v, mode="full"):
+    """Discrete linear convolution of two 1-d arrays (``numpy.convolve``)."""
+    return _convolution(CONVOLVE, a, v, mode)
+
+
+def correlate(a, v, mode="valid"):
+    """Cross-correlation of two 1-d arrays (``numpy.correlate``)."""
+    return _convolution(CORRELATE, a, v, mode)
