@@ -137,3 +137,38 @@ def test_ediff1d_polyval_vander_and_cross_match_numpy():
         lnp.vander(lnp.asarray(a))
     with pytest.raises(ValueError):
         lnp.cross(lnp.asarray(np.ones((2, 4))), lnp.asarray(np.ones((2, 4))))
+
+
+@given(shape=st.sampled_from([(5,), (3, 6), (2, 3, 4)]), edge_order=st.sampled_from([1, 2]),
+       spacing=st.sampled_from(["none", "scalar", "coordinates", "even coordinates"]),
+       dtype=st.sampled_from(["f8", "f4", "i8"]), rng=rngs())
+def test_gradient_matches_numpy_bit_for_bit(shape, edge_order, spacing, dtype, rng):
+    f = _array(rng, shape, dtype)
+    axis = len(shape) - 1
+    spacings = {"none": (), "scalar": (0.25,),
+                "coordinates": (np.cumsum(rng.random(shape[axis]) + 0.1),),
+                "even coordinates": (np.arange(shape[axis]) * 3,)}[spacing]
+    expected = np.gradient(f, *spacings, axis=axis, edge_order=edge_order)
+    got = _no_sync(lambda: lnp.gradient(lnp.asarray(f), *spacings, axis=axis, edge_order=edge_order))
+    _same(got, expected)
+    if min(shape) <= edge_order:
+        with pytest.raises(ValueError):
+            np.gradient(f, edge_order=edge_order)
+        with pytest.raises(ValueError):
+            lnp.gradient(lnp.asarray(f), edge_order=edge_order)
+        return
+    every = np.gradient(f, edge_order=edge_order)
+    got_every = lnp.gradient(lnp.asarray(f), edge_order=edge_order)
+    for g, e in zip(got_every if isinstance(got_every, tuple) else (got_every,),
+                    every if isinstance(every, tuple) else (every,)):
+        _same(g, e)
+
+
+def test_gradient_errors():
+    f = lnp.asarray(np.arange(2.0))
+    with pytest.raises(ValueError):
+        lnp.gradient(f, edge_order=2)               # too short for second-order edges
+    with pytest.raises(ValueError):
+        lnp.gradient(f, edge_order=3)
+    with pytest.raises(TypeError):
+        lnp.gradient(lnp.asarray(np.ones((3, 3))), 1.0, 2.0, 3.0)

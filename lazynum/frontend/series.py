@@ -1,5 +1,5 @@
-"""Functions of sequences, lazily: ``trapezoid``, ``ediff1d``, ``polyval``, ``vander`` and
-``cross``, each NumPy's own arithmetic in NumPy's order (so the same roundings): the
+"""Functions of sequences, lazily: ``trapezoid``, ``ediff1d``, ``polyval``, ``vander``,
+``cross`` and ``gradient``, each NumPy's own arithmetic in NumPy's order (so the same roundings): the
 trapezoid rule as ``(d * (y[1:] + y[:-1]) / 2.0).sum(axis)``, Horner's scheme from a
 zero array of ``x``'s dtype, the Vandermonde columns as a running product, the cross
 product's components as ``a1 * b2 - a2 * b1`` and its rotations.
@@ -20,7 +20,7 @@ from .manipulation import broadcast_to, moveaxis, ravel
 from .reductions import cumprod, sum as asum
 from .ufuncs import call
 
-__all__ = ["trapezoid", "ediff1d", "polyval", "vander", "cross"]
+__all__ = ["trapezoid", "ediff1d", "polyval", "vander", "cross", "gradient"]
 
 
 def _lazy(a):
@@ -121,3 +121,112 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
 
 _numpy_polyval = numpy_function(np.polyval, "numpy.polyval")
 _numpy_cross = numpy_function(np.cross, "numpy.cross")
+
+
+def gradient(f, *varargs, axis=None, edge_order=1):
+    """Second-order central differences inside, one-sided ones at the ends
+    (``numpy.gradient``), with NumPy's coefficients and order of operations.  Coordinate
+    arrays given as lazy arrays are read (a sync): whether they are evenly spaced decides
+    NumPy's formula."""
+    f = _lazy(f)
+    n_dims = f.ndim
+    axes = tuple(range(n_dims)) if axis is None else tuple(
+        normalize_axis(a, n_dims) for a in (axis if np.iterable(axis) else (axis,)))
+    if len(set(axes)) != len(axes):
+        raise ValueError("repeated axis")
+    spacings = _spacings(f, axes, varargs)
+    if edge_order > 2:
+        raise ValueError("'edge_order' greater than 2 not supported")
+    otype = f.dtype if f.dtype.kind == "f" else np.dtype(np.float64)
+    if f.dtype.kind in "iub":
+        f = f.astype(np.float64)
+    results = [_gradient_along(f, ax, dx, edge_order, otype) for ax, dx in zip(axes, spacings)]
+    return results[0] if len(results) == 1 else tuple(results)
+
+
+def _spacings(f, axes, varargs) -> list:
+    """NumPy's per-axis spacing: a number, or the differences of a coordinate array (a
+    number again when they are all equal)."""
+    if not varargs:
+        return [1.0] * len(axes)
+    if len(varargs) == 1 and np.ndim(varargs[0]) == 0:
+        return [varargs[0]] * len(axes)
+    if len(varargs) != len(axes):
+        raise TypeError("invalid number of arguments")
+    out = []
+    for ax, distances in zip(axes, varargs):
+        distances = np.asarray(distances)
+        if distances.ndim == 0:
+            out.append(distances[()])
+            continue
+        if distances.ndim != 1:
+            raise ValueError("distances must be either scalars or 1d")
+        if len(distances) != f.shape[ax]:
+            raise ValueError("when 1d, distances must match the length of the corresponding "
+                             "dimension")
+        if distances.dtype.kind in "iu":
+            distances = distances.astype(np.float64)
+        steps = np.diff(distances)
+        out.append(steps[0] if (steps == steps[0]).all() else steps)
+    return out
+
+
+def _gradient_along(f, axis, dx, edge_order, otype):
+    if f.shape[axis] < edge_order + 1:
+        raise ValueError("Shape of array too small to calculate a numerical gradient, at "
+                         "least (edge_order + 1) elements are required.")
+    n_dims = f.ndim
+
+    def at(index):
+        key = [slice(None)] * n_dims
+        key[axis] = index
+        return f[tuple(key)]
+
+    def mul(c, x):
+        return call(np.multiply, (c, x))
+
+    def add(*xs):
+        total = xs[0]
+        for x in xs[1:]:
+            total = call(np.add, (total, x))
+        return total
+
+    def sub(x, y):
+        return call(np.subtract, (x, y))
+
+    def div(x, y):
+        return call(np.divide, (x, y))
+
+    uniform = np.ndim(dx) == 0
+    if uniform:
+        inside = div(sub(at(slice(2, None)), at(slice(None, -2))), 2.0 * dx)
+    else:
+        shape = [1] * n_dims
+        shape[axis] = -1
+        d1, d2 = dx[:-1], dx[1:]
+        a = (-d2 / (d1 * (d1 + d2))).reshape(shape)
+        b = ((d2 - d1) / (d1 * d2)).reshape(shape)
+        c = (d1 / (d2 * (d1 + d2))).reshape(shape)
+        inside = add(mul(a, at(slice(None, -2))), mul(b, at(slice(1, -1))), mul(c, at(slice(2, None))))
+    if edge_order == 1:
+        first = div(sub(at(slice(1, 2)), at(slice(0, 1))), dx if uniform else dx[0])
+        last = div(sub(at(slice(-1, None)), at(slice(-2, -1))), dx if uniform else dx[-1])
+    else:
+        if uniform:
+            a, b, c = -1.5 / dx, 2.0 / dx, -0.5 / dx
+        else:
+            d1, d2 = dx[0], dx[1]
+            a, b, c = (-(2.0 * d1 + d2) / (d1 * (d1 + d2)), (d1 + d2) / (d1 * d2),
+                       -d1 / (d2 * (d1 + d2)))
+        first = add(mul(a, at(slice(0, 1))), mul(b, at(slice(1, 2))), mul(c, at(slice(2, 3))))
+        if uniform:
+            a, b, c = 0.5 / dx, -2.0 / dx, 1.5 / dx
+        else:
+            d1, d2 = dx[-2], dx[-1]
+            a, b, c = (d2 / (d1 * (d1 + d2)), -(d2 + d1) / (d1 * d2),
+                       (2.0 * d2 + d1) / (d2 * (d1 + d2)))
+        last = add(mul(a, at(slice(-3, -2))), mul(b, at(slice(-2, -1))), mul(c, at(slice(-1, None))))
+    pieces = [first.astype(otype), last.astype(otype)]
+    if f.shape[axis] > 2:
+        pieces.insert(1, inside.astype(otype))
+    return concatenate(pieces, axis=axis)
