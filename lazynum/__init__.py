@@ -55,6 +55,7 @@ from .frontend.indexing import basic as _i, advanced as _a  # noqa: E402
 from .frontend.fallbacks import resolve as _resolve  # noqa: E402
 from .frontend import linalg  # noqa: E402  (lazynum.linalg: its functions, NumPy's others as fallbacks)
 from . import lib  # noqa: E402  (lazynum.lib: stride_tricks lazily, NumPy's other modules)
+from . import random  # noqa: E402  (lazynum.random: lazy draws with NumPy's streams)
 
 from .bounded import BoundedArray, LazySize, bound_shape, get_dim_size, set_dim_size  # noqa: E402
 from .bounded.dispatch import install as _install_bounded  # noqa: E402

@@ -1,26 +1,24 @@
-"""Programs over random inputs (drawn beforehand with a seeded NumPy Generator and passed in:
-lazynum has no generator of its own): Monte Carlo, a random walk, Black-Scholes."""
+"""Programs over random numbers: Monte Carlo (drawing its own points from the namespace's
+seeded generator, NumPy's stream in both), a random walk and Black-Scholes (inputs drawn
+beforehand with a seeded NumPy Generator and passed in)."""
 import numpy
 
 
-def monte_carlo_inputs(size, rng, batches=50):
-    return {"points": rng.random((batches, size, 2))}
-
-
-def monte_carlo(np, size, points):
-    """Estimate pi and the integral of exp(-x^2 - y^2) over the unit square, batch by batch,
-    with the running estimate's standard error."""
+def monte_carlo(np, size, batches=50, seed=20261124):
+    """Estimate pi and the integral of exp(-x^2 - y^2) over the unit square, batch by batch
+    with points from ``np.random.default_rng(seed)``, with the estimate's standard error."""
+    rng = np.random.default_rng(seed)
     inside_total = 0.0
     values = []
-    for batch in points:
-        xy = np.asarray(batch)
+    for _ in range(batches):
+        xy = rng.random((size, 2))
         r2 = (xy * xy).sum(axis=1)
         inside_total = inside_total + (r2 <= 1.0).sum()
         values.append(np.exp(-r2).mean())
     values = np.stack(values)
-    n = points.shape[0] * size
+    n = batches * size
     return {"pi": 4.0 * inside_total / n, "integral": values.mean(),
-            "stderr": values.std() / np.sqrt(len(points))}
+            "stderr": values.std() / np.sqrt(batches)}
 
 
 def random_walk_inputs(size, rng, steps=1000):

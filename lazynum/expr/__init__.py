@@ -3,4 +3,4 @@
 Importing it registers every primitive, so a walk of ``registry.OPS`` sees them all.
 """
 from . import (checks, compaction, elementwise, extern, indexing, linalg, movement,  # noqa: F401
-               order_statistics, reduce)
+               order_statistics, reduce, sampling)
