@@ -273,6 +273,20 @@ def _register_forms() -> None:
         form(name, joins.factory)
     form("arange", joins.arange)
     form("unique", _unique)
+    form("isin", _isin)
+
+
+def _isin(original):
+    """``isin`` of a bounded ``element`` maps its padded data (the padding's answers never
+    reach a result); bounded ``test_elements`` are materialized (their padding must not match)."""
+    def function(element, test_elements, *args, **kwargs):
+        if isinstance(test_elements, BoundedArray):
+            test_elements = test_elements.materialize()
+        if isinstance(element, BoundedArray):
+            return BoundedArray(original(element._data, test_elements, *args, **kwargs),
+                                element._sizes)
+        return original(element, test_elements, *args, **kwargs)
+    return bounded_form(function, original)
 
 
 _NAMESPACE: list = []       # the lazynum namespace install() was given (array_function reads it)

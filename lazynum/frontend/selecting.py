@@ -15,6 +15,7 @@ import numpy as np
 
 from ..array.arraytype import ndarray, wrap
 from ..array.conversion import to_node
+from ..array.extension import extensible
 from ..expr import node as nodes
 from ..expr.checks import ASSERT_ALL
 from .creation import zeros
@@ -97,6 +98,7 @@ def choose(a, choices, out=None, mode="raise"):
     return result
 
 
+@extensible("isin")
 def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
     """Whether each element of ``element`` is in ``test_elements`` (``numpy.isin``)."""
     if kind not in (None, "sort", "table"):

@@ -1,5 +1,5 @@
 """Functions of sequences, lazily: ``trapezoid``, ``ediff1d``, ``polyval``, ``vander``,
-``cross`` and ``gradient``, each NumPy's own arithmetic in NumPy's order (so the same roundings): the
+``cross``, ``gradient`` and ``unwrap``, each NumPy's own arithmetic in NumPy's order (so the same roundings): the
 trapezoid rule as ``(d * (y[1:] + y[:-1]) / 2.0).sum(axis)``, Horner's scheme from a
 zero array of ``x``'s dtype, the Vandermonde columns as a running product, the cross
 product's components as ``a1 * b2 - a2 * b1`` and its rotations.
@@ -17,10 +17,11 @@ from .creation import ones, zeros
 from .fallbacks import numpy_function
 from .joining import concatenate, diff, stack
 from .manipulation import broadcast_to, moveaxis, ravel
-from .reductions import cumprod, sum as asum
+from .mathfuncs import where
+from .reductions import cumprod, cumsum, sum as asum
 from .ufuncs import call
 
-__all__ = ["trapezoid", "ediff1d", "polyval", "vander", "cross", "gradient"]
+__all__ = ["trapezoid", "ediff1d", "polyval", "vander", "cross", "gradient", "unwrap"]
 
 
 def _lazy(a):
@@ -230,3 +231,32 @@ def _gradient_along(f, axis, dx, edge_order, otype):
     if f.shape[axis] > 2:
         pieces.insert(1, inside.astype(otype))
     return concatenate(pieces, axis=axis)
+
+
+def unwrap(p, discont=None, axis=-1, *, period=2 * np.pi):
+    """Unwrap jumps of ``p`` larger than ``discont`` along ``axis`` by multiples of ``period``
+    (``numpy.unwrap``: its steps, so its roundings and its boundary rule at period / 2)."""
+    p = _lazy(p)
+    axis = normalize_axis(axis, p.ndim)
+    dd = diff(p, axis=axis)
+    if discont is None:
+        discont = period / 2
+    dtype = np.result_type(dd.dtype, period if not isinstance(period, ndarray) else period.dtype)
+    if np.issubdtype(dtype, np.integer):
+        interval_high, rem = divmod(period, 2)
+        boundary_ambiguous = rem == 0
+    else:
+        interval_high = period / 2
+        boundary_ambiguous = True
+    interval_low = -interval_high
+    ddmod = call(np.remainder, (dd - interval_low, period)) + interval_low
+    if boundary_ambiguous:
+        ddmod = where((ddmod == interval_low) & (dd > 0), interval_high, ddmod).astype(ddmod.dtype)
+    correction = ddmod - dd
+    correction = where(call(np.absolute, (dd,)) < discont, 0, correction).astype(correction.dtype)
+    body = [slice(None)] * p.ndim
+    body[axis] = slice(1, None)
+    body = tuple(body)
+    up = p.astype(dtype, copy=True)
+    up[body] = p[body] + cumsum(correction, axis=axis)
+    return up
