@@ -1,5 +1,6 @@
 """``python -m lazynum``: version, backend and active settings; ``config-table`` prints the
 README's configuration table (``lazynum.control.settings.describe()``); ``demo`` runs the tour;
+``fallbacks`` prints the census of NumPy's names (``lazynum.census``);
 ``cache`` shows the persistent compile cache and ``cache clear`` empties it."""
 from __future__ import annotations
 
@@ -17,10 +18,14 @@ def main(argv=None) -> int:
     if args == ["demo"]:
         from lazynum import demo
         return demo.main()
+    if args == ["fallbacks"]:
+        from lazynum import census
+        print(census.report())
+        return 0
     if args[:1] == ["cache"] and args[1:] in ([], ["clear"]):
         return _cache_command(clear=args[1:] == ["clear"])
     if args:
-        print("usage: python -m lazynum [config-table | demo | cache [clear]]", file=sys.stderr)
+        print("usage: python -m lazynum [config-table | demo | fallbacks | cache [clear]]", file=sys.stderr)
         return 2
     active = settings.get()
     print(f"lazynum {lazynum.__version__}: NumPy, lazily")

@@ -14,6 +14,7 @@ the input's storage exactly where NumPy returns views; everything else returns a
 from __future__ import annotations
 
 import operator
+import warnings
 
 import numpy as np
 
@@ -35,7 +36,7 @@ from .ufuncs import call
 __all__ = ["concatenate", "concat", "stack", "hstack", "vstack", "dstack", "column_stack",
            "split", "array_split", "hsplit", "vsplit", "dsplit", "unstack", "tile", "repeat",
            "roll", "broadcast_arrays", "broadcast_shapes", "diff", "append", "resize",
-           "rot90"]
+           "rot90", "row_stack"]
 
 _NoValue = getattr(np, "_NoValue", object())   # NumPy's "argument not given" marker
 
@@ -705,3 +706,10 @@ def diff(a, n=1, axis=-1, prepend=_NoValue, append=_NoValue):
         result = call(op, (result[before + (slice(min(1, size), size),)],
                            result[before + (slice(0, max(size - 1, 0)),)]))
     return result
+
+
+def row_stack(tup, *, dtype=None, casting="same_kind"):
+    """``vstack`` under NumPy's deprecated name (with NumPy's DeprecationWarning)."""
+    warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.",
+                  DeprecationWarning, stacklevel=2)
+    return vstack(tup, dtype=dtype, casting=casting)

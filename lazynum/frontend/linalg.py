@@ -31,6 +31,7 @@ __all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "einsum", "kr
 from . import lapack, reductions
 from .lapack import (cholesky, cond, det, eigh, eigvalsh, inv, matrix_power,  # noqa: F401
                      matrix_rank, pinv, qr, slogdet, solve, svd, svdvals)
+from .array_api_linalg import cross, diagonal, matrix_transpose, trace  # noqa: F401
 from .fallbacks import numpy_function, resolve
 from .manipulation import squeeze
 from .ufuncs import call
@@ -581,6 +582,37 @@ def _vector_norm(a, ord, axis, keepdims):
         raise ValueError(f"Invalid norm order '{ord}' for vectors")
     powered = call(np.power, (magnitude, float(ord)))
     return call(np.power, (reductions.sum(powered, axis=axis, keepdims=keepdims), 1.0 / ord))
+
+
+def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    """The vector norm over ``axis`` (all of ``x`` when None), as ``numpy.linalg.vector_norm``."""
+    x = wrap(to_node(x))
+    shape = list(x.shape)
+    if axis is None:
+        flat, inner, reduced = ravel(x), 0, list(range(x.ndim))
+    elif isinstance(axis, tuple):
+        reduced = [normalize_axis(a, x.ndim) for a in axis]
+        rest = tuple(i for i in range(x.ndim) if i not in reduced)
+        flat = reshape(transpose(x, tuple(reduced) + rest),
+                       (math.prod(shape[i] for i in reduced),) + tuple(shape[i] for i in rest))
+        inner = 0
+    else:
+        flat, inner, reduced = x, axis, [normalize_axis(axis, x.ndim)]
+    result = norm(flat, axis=inner, ord=ord)
+    if not keepdims:
+        return result
+    for i in reduced:
+        shape[i] = 1
+    return reshape(result, tuple(shape))
+
+
+def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+    """The norm of each matrix in the last two axes (``numpy.linalg.matrix_norm``)."""
+    x = wrap(to_node(x))
+    if x.ndim < 2:
+        raise np.linalg.LinAlgError(f"{x.ndim}-dimensional array given. Array must be at least "
+                                    "two-dimensional")
+    return norm(x, axis=(-2, -1), keepdims=keepdims, ord=ord)
 
 
 def __getattr__(name):

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import operator
 
+import numpy as np
+
 from ..array.extension import extensible
 from ..array import layout as layouts
 from ..expr.symbolic import as_index
 from ..array.arraytype import ndarray, wrap, wrap_scalar
-from ..array.conversion import to_array
+from ..array.conversion import to_array, to_node
 from ..expr.shapes import broadcast_shapes, normalize_axes, normalize_axis, size_of
 
 
-__all__ = ["reshape", "transpose", "permute_dims", "swapaxes", "matrix_transpose", "moveaxis", "ravel", "squeeze", "expand_dims", "broadcast_to", "diagonal", "flip", "fliplr", "flipud", "atleast_1d", "atleast_2d", "atleast_3d"]
+__all__ = ["reshape", "transpose", "permute_dims", "swapaxes", "matrix_transpose", "moveaxis", "ravel", "squeeze", "expand_dims", "broadcast_to", "diagonal", "flip", "fliplr", "flipud", "atleast_1d", "atleast_2d", "atleast_3d", "rollaxis"]
 
 def _infer_shape(size: int, shape) -> tuple:
     if isinstance(shape, ndarray):
@@ -317,3 +319,23 @@ def atleast_2d(*arys):
 def atleast_3d(*arys):
     """Views with at least three dimensions (NumPy's placement of new axes)."""
     return atleast_nd(arys, 3)
+
+
+def rollaxis(a, axis, start=0):
+    """Roll ``axis`` backwards until it lies before position ``start`` (``numpy.rollaxis``;
+    a view)."""
+    a = a if isinstance(a, ndarray) else wrap(to_node(a))
+    n = a.ndim
+    axis = normalize_axis(axis, n)
+    if start < 0:
+        start += n
+    if not 0 <= start < n + 1:
+        raise np.exceptions.AxisError(f"'start' arg requires {-n} <= start < {n + 1}")
+    if axis < start:
+        start -= 1
+    if axis == start:
+        return a[...]
+    axes = list(range(n))
+    axes.remove(axis)
+    axes.insert(start, axis)
+    return transpose(a, axes)

@@ -27,7 +27,7 @@ from .ufuncs import _classify, _resolve, _store, _weak_node, call
 
 __all__ = ["where", "clip", "nan_to_num", "around", "round", "fix", "real", "imag",
            "isclose", "allclose", "array_equal", "array_equiv", "isreal", "iscomplex",
-           "isrealobj", "iscomplexobj", "sinc", "isposinf", "isneginf", "real_if_close"]
+           "isrealobj", "iscomplexobj", "sinc", "isposinf", "isneginf", "real_if_close", "angle"]
 from .indexing.advanced import nonzero
 from .fallbacks import numpy_out
 
@@ -417,3 +417,11 @@ def sinc(x):
     eps = np.finfo(x.dtype).eps if x.dtype.kind == "f" else 1e-20
     y = where(x, x, eps)
     return call(np.divide, (call(np.sin, (y,)), y))
+
+
+def angle(z, deg=False):
+    """The argument of ``z`` (``numpy.angle``): for real values ``arctan2(0, z)``, so 0 or
+    pi (also for -0.0), in NumPy's dtype; degrees when ``deg``."""
+    z = z if isinstance(z, ndarray) else wrap(to_node(z))
+    a = call(np.arctan2, (0, z))
+    return call(np.multiply, (a, 180 / np.pi)) if deg else a
