@@ -55,6 +55,20 @@ class NumpySubmodule(types.ModuleType):
         return dir(self._numpy_module)
 
 
+def module_getattr(numpy_module, prefix: str):
+    """A module ``__getattr__`` for a lazynum package standing for ``numpy_module``: names it
+    does not define resolve as ``resolve`` gives them, once (``lazynum.lib``, ``lazynum.random``)."""
+    resolved: dict = {}
+
+    def __getattr__(name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if name not in resolved:
+            resolved[name] = resolve(numpy_module, name, prefix)
+        return resolved[name]
+    return __getattr__
+
+
 def resolve(module, name: str, prefix: str):
     """``module.name`` as lazynum exposes it (AttributeError if NumPy has no such name).
 

@@ -5,15 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..frontend.fallbacks import resolve
+from ..frontend.fallbacks import module_getattr
 from . import stride_tricks  # noqa: F401
 
-_resolved: dict = {}
-
-
-def __getattr__(name):
-    if name.startswith("__"):
-        raise AttributeError(name)
-    if name not in _resolved:
-        _resolved[name] = resolve(np.lib, name, "numpy.lib")
-    return _resolved[name]
+__getattr__ = module_getattr(np.lib, "numpy.lib")   # NumPy's other names, resolved once

@@ -12,7 +12,7 @@ import numpy as np
 from numpy.random import (MT19937, PCG64, PCG64DXSM, BitGenerator, Philox,  # noqa: F401
                           SeedSequence, SFC64)
 
-from ..frontend.fallbacks import resolve
+from ..frontend.fallbacks import module_getattr
 from .generators import Generator, RandomState, default_rng  # noqa: F401
 
 _global = RandomState._wrapping(np.random.mtrand._rand)
@@ -44,13 +44,4 @@ ranf = sample = random_sample     # noqa: F821  (NumPy's aliases, installed just
 __all__ = list(_LEGACY) + ["ranf", "sample", "Generator", "RandomState", "SeedSequence",
                            "MT19937", "Philox", "PCG64", "PCG64DXSM", "SFC64", "default_rng",
                            "BitGenerator", "get_bit_generator", "set_bit_generator"]
-_resolved: dict = {}
-
-
-def __getattr__(name):
-    """NumPy's other names in ``numpy.random`` (its submodules), as NumPy exposes them."""
-    if name.startswith("__"):
-        raise AttributeError(name)
-    if name not in _resolved:
-        _resolved[name] = resolve(np.random, name, "numpy.random")
-    return _resolved[name]
+__getattr__ = module_getattr(np.random, "numpy.random")   # NumPy's other names, resolved once
