@@ -49,6 +49,13 @@ def numpy_constant(value, dtype=None) -> "nodes.Node":
     return nodes.constant(array)
 
 
+def computed_constant(values: np.ndarray) -> ndarray:
+    """A lazy array owning ``values``, a fresh NumPy result nobody else holds (a random
+    draw, a window): a leaf without the copy ``numpy_constant`` makes of user data."""
+    values.flags.writeable = False
+    return wrap(nodes.constant(values))
+
+
 def to_node(x, dtype=None) -> "nodes.Node":
     """Strong conversion: the node for ``x`` (optionally cast to ``dtype``).
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..array.arraytype import ndarray, wrap
-from ..expr import node as nodes
+from ..array.arraytype import ndarray
+from ..array.conversion import computed_constant
 from .creation import ones
 from .indexing.advanced import nonzero
 
@@ -20,12 +20,7 @@ __all__ = ["tril_indices", "triu_indices", "tril_indices_from", "triu_indices_fr
 
 
 def _constants(arrays) -> tuple:
-    out = []
-    for values in arrays:
-        values = np.array(values)                   # a private copy the graph owns
-        values.flags.writeable = False
-        out.append(wrap(nodes.constant(values)))
-    return tuple(out)
+    return tuple(computed_constant(np.array(values)) for values in arrays)   # private copies
 
 
 def tril_indices(n, k=0, m=None):

@@ -11,15 +11,10 @@ import operator
 
 import numpy as np
 
-from ..array.arraytype import ndarray, wrap
-from ..expr import node as nodes
+from ..array.arraytype import ndarray
+from ..array.conversion import computed_constant as _constant
 
 __all__ = ["bartlett", "blackman", "hamming", "hanning", "kaiser"]
-
-
-def _constant(values: np.ndarray) -> ndarray:
-    values.flags.writeable = False
-    return wrap(nodes.constant(values))
 
 
 def _length(M):

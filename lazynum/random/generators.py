@@ -25,8 +25,8 @@ import operator
 
 import numpy as np
 
-from ..array.arraytype import ndarray, wrap, wrap_result
-from ..array.conversion import to_node
+from ..array.arraytype import ndarray, wrap_result
+from ..array.conversion import computed_constant, to_node
 from ..expr import node as nodes
 from ..expr.sampling import RANDOM_DRAW, Stream, pin
 from ..expr.shapes import broadcast_shapes, normalize_axis
@@ -39,8 +39,9 @@ from ..runtime import sync_nodes
 _NOT_ELEMENTWISE = frozenset({"choice", "dirichlet", "multinomial", "multivariate_normal",
                               "multivariate_hypergeometric", "random_integers", "tomaxint"})
 _INTEGER_RESULTS = frozenset({"binomial", "geometric", "hypergeometric", "logseries",
-                              "negative_binomial", "poisson", "zipf"})
+                              "negative_binomial", "poisson", "zipf", "integers", "randint"})
 _STATIC = frozenset({"dtype", "endpoint", "method"})
+_NOT_PARAMETERS = _STATIC | {"size", "out"}
 
 
 def _is_lazy(x) -> bool:
@@ -49,10 +50,7 @@ def _is_lazy(x) -> bool:
 
 def lazy_result(value):
     """A NumPy draw as lazynum returns it: arrays become lazy leaves, scalars stay scalars."""
-    if isinstance(value, np.ndarray):
-        value.flags.writeable = False           # fresh from NumPy: the leaf owns it
-        return wrap(nodes.constant(value))
-    return value
+    return computed_constant(value) if isinstance(value, np.ndarray) else value
 
 
 def _concrete(value):
@@ -66,7 +64,6 @@ class Sampler:
     """What ``Generator`` and ``RandomState`` share: the stream and the draw paths."""
 
     __slots__ = ("_stream",)
-    _engine_type: type = object
 
     @classmethod
     def _wrapping(cls, engine):
@@ -88,7 +85,7 @@ class Sampler:
         bound = signature.bind(*args, **kwargs)
         values = bound.arguments
         params = {name: values[name] for name in signature.parameters
-                  if name in values and name != "size" and name not in _STATIC and name != "out"}
+                  if name in values and name not in _NOT_PARAMETERS}
         out = values.get("out")
         if (out is None and method not in _NOT_ELEMENTWISE
                 and (self._stream.pending() or any(_is_lazy(v) for v in params.values()))):
@@ -185,8 +182,6 @@ class Sampler:
 def _result_dtype(method: str, values: dict) -> np.dtype:
     if "dtype" in values:
         return np.dtype(values["dtype"])
-    if method in ("integers", "randint"):
-        return np.dtype(np.int64)
     return np.dtype(np.int64 if method in _INTEGER_RESULTS else np.float64)
 
 
