@@ -26,14 +26,16 @@ def dense(shape, order) -> tuple:
 
 
 def is_c_contiguous(layout) -> bool:
+    # Plain-int arithmetic: only the values are compared (a SymInt product would build an
+    # expression per dim on every traced view and write).
     shape, strides, _ = layout
-    if size_of(shape) == 0:
+    if 0 in shape:
         return True
     expected = 1
     for d, s in zip(reversed(shape), reversed(strides)):
         if d != 1 and s != expected:
             return False
-        expected *= d
+        expected *= int(d)
     return True
 
 

@@ -105,8 +105,19 @@ def _arith(name, compute, reflected=False):
     identity = 0 if name in ("add", "sub") else 1 if name in ("mul", "floordiv") else None
     new = int.__new__
 
+    # The plain-int operand for which the result is ``self`` itself (None: no such int).
+    neutral = identity if not reflected or name in ("add", "mul") else None
+
     def method(self, other):
         kind = type(other)
+        if kind is int:             # the common case, first: ``n - 1``, ``c * stride``
+            value = compute(other, self) if reflected else compute(self, other)
+            if value == 0 or value == 1:
+                return value
+            result = new(SymInt, value)
+            result.expr = self.expr if other == neutral else (
+                (name, other, self.expr) if reflected else (name, self.expr, other))
+            return result
         if kind is SymInt:
             other_value, other_expr = int.__int__(other), other.expr
         elif kind is int or kind is bool or isinstance(other, int):

@@ -202,14 +202,15 @@ def _plain_items(key, ndim):
     general parse, or None.  (Python ints only: NumPy integers take the general path.)"""
     kind = type(key)
     if kind is int or kind is slice and not isinstance(key.start, ndarray) and not isinstance(key.stop, ndarray):
-        items = [key]
-    elif kind is tuple and len(key) <= ndim and all(type(k) is slice or type(k) is int for k in key):
+        items, consumed = [key], 1
+    elif kind is tuple and all(type(k) is slice or type(k) is int or k is None for k in key):
         items = list(key)
+        consumed = len(items) - items.count(None)      # ``None`` adds an axis, eats none
     else:
         return None
-    if len(items) > ndim:
+    if consumed > ndim:
         return None
-    return items + [slice(None)] * (ndim - len(items))
+    return items + [slice(None)] * (ndim - consumed)
 
 
 def convert_value(value, dtype):
