@@ -63,3 +63,64 @@ def test_a_zero_d_value_numpy_returns_as_a_scalar_hashes_like_it():
     assert counts[7.0] == "seven"
     with pytest.raises(TypeError):
         hash(lx)                                     # arrays stay unhashable, as in NumPy
+
+
+def test_every_ndarray_attribute_exists():
+    """dir(numpy.ndarray) against dir(lazynum.ndarray): the whole surface is there."""
+    missing = [name for name in dir(np.ndarray) if not hasattr(lnp.ndarray, name)]
+    assert missing == []
+
+
+def test_c_level_exports_are_read_only_copies_that_outlive_their_temporaries():
+    x = np.arange(6.0).reshape(2, 3)
+    lx = lnp.asarray(x) + 1
+    interface = lx.__array_interface__
+    assert interface["shape"] == (2, 3) and interface["typestr"] == x.dtype.str
+    assert interface["data"][1] is True                     # read-only
+    pointer = lx.ctypes.data                                # the ctypes object is a temporary
+    import ctypes
+    values = (ctypes.c_double * 6).from_address(pointer)
+    assert list(values) == list((x + 1).ravel())
+    assert lx.data.readonly and np.frombuffer(lx.data, np.float64).tolist() == list((x + 1).ravel())
+    np.testing.assert_array_equal(np.array(lx), x + 1)      # NumPy still reads it through __array__
+
+
+def test_byteswap_is_lazy_and_inplace_writes_through_views():
+    x = np.array([1, 256, -2], dtype=np.int16)
+    lx = lnp.asarray(x)
+    view = lx[1:]
+    syncs = lnp.metrics()["syncs"]
+    swapped = lx.byteswap()
+    assert lx.byteswap(inplace=True) is lx
+    assert lnp.metrics()["syncs"] == syncs
+    np.testing.assert_array_equal(np.asarray(swapped), x.byteswap())
+    np.testing.assert_array_equal(np.asarray(view), x.byteswap()[1:])
+    assert np.asarray(swapped).dtype == np.int16
+
+
+def test_resize_pads_truncates_and_refuses_views_as_numpy_does():
+    lx = lnp.asarray(np.arange(6.0)) * 2
+    x = np.arange(6.0) * 2
+    lx.resize((2, 5))
+    x.resize((2, 5))
+    np.testing.assert_array_equal(np.asarray(lx), x)
+    assert lx.shape == (2, 5)
+    view = lx[1:]
+    with pytest.raises(ValueError, match="does not own its data"):
+        view.resize(3)
+    with pytest.raises(ValueError, match="referenced"):
+        lx.resize(3)
+    del view
+    lx.resize(3)
+    np.testing.assert_array_equal(np.asarray(lx), x.ravel()[:3])
+    with pytest.raises(ValueError, match="negative"):
+        lx.resize(-1)
+
+
+def test_deleting_elements_and_reinterpreting_fields_raise():
+    lx = lnp.asarray(np.arange(3.0))
+    with pytest.raises(ValueError, match="cannot delete"):
+        del lx[0]
+    with pytest.raises(NotImplementedError):
+        lx.getfield(np.int32, 4)
+    assert lnp.ndarray[int, np.dtype[np.float64]] is not None      # typing subscripts work

@@ -196,8 +196,21 @@ EINSUM.vjp = _d.uses_needs(lambda node, g, needs=None: tuple(
     for i in range(len(node.args))))
 
 
+BYTESWAP = register("byteswap", "extern", shape=lambda args, attrs: args[0].shape,
+                    dtype=lambda args, attrs: args[0].dtype,
+                    reference=lambda arrays, attrs: arrays[0].byteswap(),
+                    doc="ndarray.byteswap: each element's bytes reversed (the dtype kept).")
+
+
+def _byteswap_vjp(node, g):
+    raise TypeError("lazynum.grad: byteswap reinterprets bits and has no derivative")
+
+
+BYTESWAP.vjp = _byteswap_vjp
+
+
 # --- kernel lowerings (lazynum.compile): library calls inside compiled programs ------------
 from .registry import EXTERN, declare_lowering  # noqa: E402
 
-for _op in (MATMUL, SORT, ARGSORT, SEARCHSORTED, EINSUM):
+for _op in (MATMUL, SORT, ARGSORT, SEARCHSORTED, EINSUM, BYTESWAP):
     declare_lowering(_op, EXTERN)

@@ -8,12 +8,21 @@ memory with a NumPy array.  The answer comes from the layouts alone: no sync.
 """
 from __future__ import annotations
 
+import math
 import pickle
+import sys
+import types
+import weakref
 
 import numpy as np
 
-from ..array.arraytype import ndarray
+from ..array import layout as layouts
+from ..array.arraytype import ndarray, wrap
+from ..array.conversion import to_array
+from ..expr import node as nodes
+from ..expr.extern import BYTESWAP
 from ..expr.movement import view_extent
+from . import joining, manipulation
 
 __all__ = ["shares_memory", "may_share_memory"]
 
@@ -123,3 +132,141 @@ def setflags(self, write=None, align=None, uic=None) -> None:
         raise ValueError("cannot set WRITEBACKIFCOPY flag to True")
     if write is not None:
         self.flags.writeable = bool(write)
+
+
+# -- handing the data to C code: private, read-only copies kept alive by the array ----------
+# lazynum's computed buffers are immutable and shared between arrays, so what C code sees
+# is a copy; a consumer that keeps only a pointer (``x.ctypes.data``) must find it alive,
+# so each array keeps its latest exported copy until it dies.
+_exported: dict = {}     # id(array) -> its latest exported copy
+
+
+def _export(self, reason: str) -> np.ndarray:
+    copy = np.array(self._value(reason), copy=True)
+    copy.flags.writeable = False
+    key = id(self)
+    if key not in _exported:
+        weakref.finalize(self, _exported.pop, key, None)
+    _exported[key] = copy
+    return copy
+
+
+def array_interface(self) -> dict:
+    """``ndarray.__array_interface__`` of a read-only copy of the computed value (a sync)."""
+    return _export(self, "__array_interface__").__array_interface__
+
+
+def array_struct(self):
+    """``ndarray.__array_struct__`` of a read-only copy of the computed value (a sync)."""
+    return _export(self, "__array_struct__").__array_struct__
+
+
+def ctypes_view(self):
+    """``ndarray.ctypes`` of a read-only copy of the computed value (a sync): its pointer
+    stays valid while this array lives."""
+    return _export(self, "ctypes").ctypes
+
+
+def data(self) -> memoryview:
+    """``ndarray.data``: a read-only memoryview of the computed value (a sync)."""
+    return memoryview(_export(self, "data"))
+
+
+def buffer(self, flags) -> memoryview:
+    """The buffer protocol (PEP 688, Python 3.12+: ``memoryview(x)``): read-only data."""
+    if flags & 0x1:         # inspect.BufferFlags.WRITABLE
+        raise BufferError("lazynum arrays export read-only buffers (their values are shared)")
+    return memoryview(_export(self, "buffer"))
+
+
+# -- NumPy's other in-memory methods -----------------------------------------------------------
+def byteswap(self, inplace=False):
+    """``ndarray.byteswap``: every element's bytes reversed, lazily (``inplace``: stored
+    into this array, through every view of it, and returned)."""
+    swapped = wrap(nodes.apply(BYTESWAP, (self._n(),)))
+    if not inplace:
+        return swapped
+    self[...] = swapped
+    return self
+
+
+_RESIZE_REFERENCED = ("cannot resize an array that references or is referenced\nby another "
+                      "object in this way.\nUse the np.resize function to get a new resized "
+                      "copy or\n set refcheck=False to disable this check")
+
+
+def resize(self, *new_shape, refcheck=True):
+    """``ndarray.resize``: change this array's shape and size in place; the C-order data
+    is kept, truncated or padded with zeros.  As in NumPy, a view cannot be resized, nor an
+    array other views look at (``refcheck``)."""
+    if len(new_shape) == 1 and (new_shape[0] is None or isinstance(new_shape[0], (tuple, list))):
+        new_shape = () if new_shape[0] is None else tuple(new_shape[0])
+    if not new_shape:
+        return None
+    shape = tuple(int(d.__index__()) for d in new_shape)
+    if any(d < 0 for d in shape):
+        raise ValueError("negative dimensions not allowed")
+    view = self._view
+    if view is not None:
+        if not layouts.is_identity(view.layout, view.storage.node.shape):
+            raise ValueError("cannot resize this array: it does not own its data")
+        # The storage is held by this array's view state and by every other window on it.
+        if refcheck and sys.getrefcount(view.storage) > 2:
+            raise ValueError(_RESIZE_REFERENCED)
+    self._check_writeable()
+    flat = manipulation.ravel(self)
+    size, old = math.prod(shape), flat.shape[0]
+    if size <= old:
+        flat = flat[:size]
+    else:
+        flat = joining.concatenate((flat, np.zeros(size - old, dtype=self.dtype)))
+    value = manipulation.reshape(flat, shape)._n()
+    current = self._n()
+    self._view = None           # no other window remains: this array owns its new value
+    self._node = current
+    self._replace_storage(value)
+    return None
+
+
+def delitem(self, key):
+    """``del x[key]``: NumPy's error (arrays have a fixed size)."""
+    raise ValueError("cannot delete array elements")
+
+
+def array_wrap(self, array, context=None, return_scalar=False):
+    """``ndarray.__array_wrap__``: ``array`` as a lazynum array (a scalar when asked)."""
+    result = to_array(array)
+    return result[()] if return_scalar and result.ndim == 0 else result
+
+
+def array_finalize(self, obj) -> None:
+    """``ndarray.__array_finalize__``: nothing to carry over (no subclass state)."""
+    return None
+
+
+def getfield(self, dtype, offset=0):
+    """``ndarray.getfield``: a view reinterpreting each element's bytes; lazynum's storage
+    is typed, so this is not lazy yet and says so (``view(dtype)`` likewise)."""
+    raise NotImplementedError("lazynum: ndarray.getfield reinterprets memory and is not lazy "
+                              "yet (numpy.asarray(x).getfield(...) reads a synced copy)")
+
+
+def setfield(self, val, dtype, offset=0):
+    """``ndarray.setfield``: see ``getfield``."""
+    raise NotImplementedError("lazynum: ndarray.setfield reinterprets memory and is not lazy "
+                              "yet (write the values with x[...] = ... instead)")
+
+
+ndarray.__array_interface__ = property(array_interface)
+ndarray.__array_struct__ = property(array_struct)
+ndarray.ctypes = property(ctypes_view)
+ndarray.data = property(data)
+ndarray.__buffer__ = buffer
+ndarray.byteswap = byteswap
+ndarray.resize = resize
+ndarray.__delitem__ = delitem
+ndarray.__array_wrap__ = array_wrap
+ndarray.__array_finalize__ = array_finalize
+ndarray.getfield = getfield
+ndarray.setfield = setfield
+ndarray.__class_getitem__ = classmethod(types.GenericAlias)

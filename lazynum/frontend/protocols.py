@@ -27,6 +27,11 @@ def use_namespace(namespace) -> None:
     _namespace[:] = [namespace]
 
 
+def namespace():
+    """The lazynum namespace (the module ``import lazynum`` gives)."""
+    return _namespace[0]
+
+
 def _build_table(namespace) -> None:
     table = {}
     for name in namespace.__all__:
