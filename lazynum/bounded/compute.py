@@ -11,7 +11,8 @@ import numpy as np
 
 from ..frontend import creation, manipulation, mathfuncs, reductions, sorting
 from ..control import telemetry
-from ..array.arraytype import ndarray, wrap
+from ..array import layout as layouts
+from ..array.arraytype import ndarray, wrap, wrap_ordered
 from ..array.conversion import to_array
 from ..expr import node as nodes
 from ..expr.checks import ASSERT_ALL
@@ -22,8 +23,10 @@ from ..frontend import linalg, ufuncs
 
 
 def checked(value: ndarray, ok: ndarray, exception: str, message: str) -> ndarray:
-    """``value``, passed through an ``assert_all(ok)`` raised at the sync."""
-    return wrap(nodes.apply(ASSERT_ALL, (value._n(), ok.astype(bool)._n()), (exception, message)))
+    """``value``, passed through an ``assert_all(ok)`` raised at the sync (in ``value``'s
+    memory order: elementwise results over it follow that order, as NumPy's would)."""
+    node = nodes.apply(ASSERT_ALL, (value._n(), ok.astype(bool)._n()), (exception, message))
+    return wrap_ordered(node, layouts.new_array_order(value._layout(), "K"))
 
 
 def _aligned(x, ndim):
@@ -107,6 +110,13 @@ def _stretch(array, axis, size, extent):
     """``array`` along ``axis`` as ``extent`` elements: its own where they exist (positions
     past its bound repeat the last, never read unless the sizes check fails), or element 0
     repeated when its run-time ``size`` is 1 (NumPy's broadcast of a size-1 dim)."""
+    order = layouts.new_array_order(array._layout(), "K")
+    if order is not None:
+        # Gather in the array's own memory order, so the result keeps the layout NumPy's
+        # operand has (argwhere's is F order: NumPy's elementwise results follow it, and
+        # a C-order reshape of them is then a copy, not a view).
+        moved = _stretch(array.transpose(order), order.index(axis), size, extent)
+        return moved.transpose(tuple(np.argsort(order)))
     bound = int(array.shape[axis])
     if bound == 0:
         return _crop(creation.zeros(tuple(extent if d == axis else n for d, n in enumerate(array.shape)),

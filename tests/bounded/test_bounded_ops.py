@@ -268,3 +268,18 @@ def test_a_bounded_mask_of_run_time_size_0_selects_nothing_from_any_extent(value
     got = indices[lnp.nonzero(lazy < -1)[0] >= 2]
     result = np.asarray(got)
     assert result.shape == expected.shape == (0,) and result.dtype == expected.dtype
+
+
+def test_results_over_argwhere_keep_its_f_order_so_a_c_reshape_copies():
+    """Fuzz finding (seed 5325): NumPy's argwhere is F-ordered, so an elementwise result that
+    also meets a regular operand is F-ordered and ``reshape`` of it in C order is a copy:
+    a write through the reshape must not reach the result."""
+    x = np.array([[[-2.0]], [[-4.0]], [[0.5]], [[-2.5]], [[-0.5]]])
+    other = np.broadcast_to(np.linspace(0.0, 1.0, 3), (5, 3))
+    expected = np.where(np.argwhere(x) > 0, np.argwhere(x), other)
+    got = lnp.where(lnp.argwhere(lnp.asarray(x)) > 0, lnp.argwhere(lnp.asarray(x)), lnp.asarray(other))
+    assert got.strides == expected.strides
+    reshaped, numpy_reshaped = got.reshape((1, 15)), expected.reshape((1, 15))
+    reshaped[...] = -4.0
+    numpy_reshaped[...] = -4.0
+    assert_same(got, expected)
