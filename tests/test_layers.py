@@ -15,6 +15,7 @@ import lazynum
 LAYERS = (
     "lazynum",              # the namespace (__init__, lib, random: NumPy's submodules), census,
                             # __main__, demo
+    "lazynum.distributed",  # Dask clusters: distributed inputs, cut -> Dask graph, block programs
     "lazynum.autograd",     # grad / vjp / jvp over the front end
     "lazynum.bounded",      # data-dependent shapes, plugged into the front end by dispatch
     "lazynum.frontend",     # NumPy semantics -> graph nodes

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..expr import dtypes
 from ..expr.symbolic import as_index
+from . import extension
 from .arraytype import ndarray, wrap
 from ..expr import node as nodes
 from ..expr.elementwise import CAST
@@ -69,6 +70,8 @@ def to_node(x, dtype=None) -> "nodes.Node":
         node = x
     elif hasattr(type(x), "__lazynum_array__"):
         node = x.__lazynum_array__()._n()
+    elif hasattr(type(x), "__dask_graph__"):   # a Dask array: a distributed input
+        node = extension.hook("from_dask")(x)  # (lazynum.distributed registers it)
     elif _contains_lazy(x) and isinstance(x, (list, tuple)):
         node = _stacked(x)
     else:

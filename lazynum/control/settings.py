@@ -106,6 +106,8 @@ class Settings:
     recompile_limit: int = 8
     flush_nodes: int = 50_000
     flush_bytes: int = 2 << 30
+    dask_scheduler: str = ""          # "" = Dask's current scheduler
+    dask_gather_bytes: int = 512 << 20
 
 
 # name -> (environment variable, parser, description)
@@ -139,6 +141,13 @@ SETTINGS_TABLE = {
                     "triggers an automatic flush."),
     "flush_bytes": ("LAZYNUM_FLUSH_BYTES", _parse_positive_int,
                     "Pending-graph output bytes (of one thread) that trigger an automatic flush."),
+    "dask_scheduler": ("LAZYNUM_DASK_SCHEDULER", lambda text: str(text).strip(),
+                       "Where syncs of distributed arrays run: empty (Dask's current scheduler: "
+                       "a distributed Client if one exists, else Dask's local threads), a "
+                       "scheduler address (tcp://host:8786) or threads, processes, synchronous."),
+    "dask_gather_bytes": ("LAZYNUM_DASK_GATHER_BYTES", _parse_positive_int,
+                          "Largest distributed result a sync brings into this process "
+                          "(GatherLimitError above it: keep it distributed with x.to_dask())."),
 }
 
 

@@ -34,6 +34,7 @@ COUNTER_NAMES = (
     "compiles", "cache_hits", "cache_misses", "kernels_launched",
     "cache_hits_memory", "cache_hits_disk", "cache_misses_disk", "disk_writes",
     "interpreted_runs", "background_compiles", "kernels_compiled", "kernels_reused",
+    "distributed_syncs", "dask_tasks", "dask_bytes_gathered",
 )
 TIMER_NAMES = ("hash", "compile", "run", "sync", "trace")
 counters = dict.fromkeys(COUNTER_NAMES, 0)

@@ -28,6 +28,12 @@ class SyncError(RuntimeError):
 # its own thread's, so it never computes, nor reads the views of, another thread's arrays.
 _lock = threading.RLock()
 
+# Set by lazynum.distributed (a higher layer) once a distributed input exists: ``route(nodes,
+# reason, site)`` computes on Dask the nodes that read one and returns the rest;
+# ``local(nodes)`` keeps those this process may compute (co-live arrays, flushes).
+distributed_route = None
+distributed_local = None
+
 
 def register_live(array) -> None:
     node_mod.thread.state.live.append(weakref.ref(array))
@@ -50,7 +56,7 @@ def _live_pending_nodes() -> list:
             nodes.extend(held)
             keep.append(ref)
     live[:] = keep
-    return nodes
+    return nodes if distributed_local is None else distributed_local(nodes)
 
 
 def _sharing(order: list, candidates: list) -> list:
@@ -104,6 +110,8 @@ def sync_nodes(nodes, reason: str, explicit: bool = False) -> None:
         return
     site = metrics.user_frame()
     _check_policy(reason, site, explicit)
+    if distributed_route is not None:       # outside the lock: Dask's threads sync blocks
+        nodes = distributed_route(nodes, reason, site)
     with _lock:
         # Chosen under the lock: another thread's sync may have computed a shared node
         # while this one waited, and a computed node is no target (nor in the order).
@@ -190,7 +198,8 @@ def flush_all(reason: str = "auto_flush", extra=()) -> None:
 
 def _flush(fresh, reason, site) -> None:
     try:
-        nodes = _live_pending_nodes() + fresh
+        nodes = _live_pending_nodes() + (fresh if distributed_local is None
+                                         else distributed_local(fresh))
         if nodes:
             metrics.record_sync(reason, site)
             try:

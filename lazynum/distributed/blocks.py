@@ -1,0 +1,137 @@
+"""What runs inside one Dask task: a block's lazynum program, and the reductions' combines.
+
+A ``Program`` is plain picklable data (op names, attrs, argument positions, Python
+scalars): the plan travels to the workers, never native code.  ``run_block`` rebuilds the
+program's graph over the task's NumPy blocks and syncs it there, so the worker's own
+compile cache (in memory, and on disk under ``LAZYNUM_CACHE_DIR``) compiles it once per
+graph signature and replays it for every later block and task.
+
+Block sizes enter the graph as symbols with a declared range (``symbolic.fresh``): one
+symbol per *index axis* of the blockwise loop, shared by every input read along it.
+Declared-range symbols are not duck-sized, so a square interior block and a ragged edge
+block key alike: an edge block never recompiles (a block dim of 0 or 1 is static, as
+everywhere in lazynum, so an edge block of length 1 has its own program).
+"""
+from __future__ import annotations
+
+import functools
+from typing import NamedTuple
+
+import numpy as np
+
+from ..array.conversion import reshape_node
+from ..control import settings
+from ..expr import node as nodes, symbolic
+from ..expr.registry import lookup
+from ..runtime.sync import sync_nodes
+
+_HUGE = 1 << 62         # the declared upper bound of a block size (a range, never checked)
+
+
+class Program(NamedTuple):
+    """One blockwise task's work, as data.
+
+    Attributes
+    ----------
+    inputs : tuple of tuple
+        Per input block, the index axis (a letter) of each dim, or None for a dim of size 1.
+    steps : tuple of tuple
+        ``("op", name, attrs, refs)``: the primitive ``name`` on earlier values;
+        ``("scalar", value, dtype)``: a Python scalar as a runtime parameter;
+        ``("reshape", spec, ref)``: a C-order reshape to ``spec`` (index letters or 1).
+        A ref ``r >= 0`` is step ``r``'s value, ``r < 0`` is input ``-1 - r``.
+    output : int
+        The ref of the value the task returns.
+    backend : str
+        The client's backend setting (``llvm`` or ``numpy``).
+    """
+    inputs: tuple
+    steps: tuple
+    output: int
+    backend: str
+
+
+def run_block(*blocks, program: Program):
+    """Compute ``program`` on one task's NumPy ``blocks`` (see module docstring).
+
+    The client's backend is used, and the recompile warning is off: a block's sync has no
+    user line (every task's is Dask's), so its programs would all count as one line's."""
+    current = settings.get()
+    if current.backend != program.backend or current.recompile_limit:
+        with settings.config(backend=program.backend, recompile_limit=0):
+            return _run(blocks, program)
+    return _run(blocks, program)
+
+
+def _run(blocks, program: Program):
+    sizes = _index_sizes(blocks, program.inputs)
+    leaves = [nodes.constant(np.asarray(block), _block_shape(block, axes, sizes))
+              for block, axes in zip(blocks, program.inputs)]
+    values: list = []
+
+    def get(ref):
+        return leaves[-1 - ref] if ref < 0 else values[ref]
+
+    for step in program.steps:
+        kind = step[0]
+        if kind == "op":
+            _, name, attrs, refs = step
+            values.append(nodes.apply(lookup(name), tuple(get(r) for r in refs), attrs))
+        elif kind == "scalar":
+            values.append(nodes.scalar(step[1], np.dtype(step[2])))
+        else:
+            _, spec, ref = step
+            values.append(reshape_node(get(ref), tuple(sizes[d] if type(d) is str else 1
+                                                       for d in spec)))
+    out = get(program.output)
+    if out.buffer is None:
+        sync_nodes([out], "dask_block", explicit=True)
+    return out.buffer
+
+
+def _index_sizes(blocks, inputs) -> dict:
+    """Each index axis's extent in this task, as a size symbol (module docstring)."""
+    dynamic = settings.get().dynamic_shapes
+    sizes: dict = {}
+    for block, axes in zip(blocks, inputs):
+        for letter, extent in zip(axes, np.shape(block)):
+            if letter is not None and letter not in sizes:
+                extent = int(extent)
+                sizes[letter] = (symbolic.fresh(extent, 2, _HUGE)
+                                 if dynamic and extent >= 2 else extent)
+    return sizes
+
+
+def _block_shape(block, axes, sizes) -> tuple:
+    return tuple(sizes[letter] if letter is not None else int(d)
+                 for letter, d in zip(axes, np.shape(block)))
+
+
+# --- tree reductions: partial results per block, combined by NumPy --------------------------
+
+_COMBINES = {"reduce_sum": np.add, "reduce_prod": np.multiply, "reduce_max": np.maximum,
+             "reduce_min": np.minimum, "reduce_fmax": np.fmax, "reduce_fmin": np.fmin,
+             "reduce_any": np.logical_or, "reduce_all": np.logical_and}
+
+
+def can_combine(name: str) -> bool:
+    return name in _COMBINES
+
+
+def keep(x, axis=None, keepdims=True):
+    """The chunk step of a tree reduction whose partials a lazynum task already made."""
+    return x
+
+
+def combine(x, axis=None, keepdims=True, *, name: str):
+    """Fold partial results of reduction ``name`` along ``axis`` (float32 sums in float64:
+    the partials are already block sums, and this keeps the total as exact as a kernel's)."""
+    ufunc = _COMBINES[name]
+    if ufunc is np.add and x.dtype == np.float32:
+        return ufunc.reduce(x, axis=axis, keepdims=keepdims, dtype=np.float64).astype(np.float32)
+    return ufunc.reduce(x, axis=axis, keepdims=keepdims)
+
+
+def combiner(name: str):
+    """``combine`` for reduction ``name``, as a picklable callable."""
+    return functools.partial(combine, name=name)
