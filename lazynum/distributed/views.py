@@ -20,6 +20,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
+
+from . import source
+
 
 class Strided(NamedTuple):
     """``base[index].transpose(order)``, then ``shape``'s size-1 and broadcast axes."""
@@ -118,6 +122,8 @@ def apply_strided(array, strided: Strided):
     if "new" in strided.expand or "bcast" in strided.expand:
         out = out[tuple(slice(None) if e == "base" else None for e in strided.expand)]
     if "bcast" in strided.expand:
-        import dask.array as da
-        out = da.broadcast_to(out, strided.shape)
+        if source.is_dask_array(out):
+            import dask.array as da
+            return da.broadcast_to(out, strided.shape)
+        return np.broadcast_to(out, strided.shape)
     return out
