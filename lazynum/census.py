@@ -55,10 +55,9 @@ REASONS = {
     "calls Python code per slice or element": (
         "apply_along_axis", "apply_over_axes", "frompyfunc", "piecewise", "nested_iters"),
     "not lazy yet": (
-        "bincount", "histogram2d", "histogramdd", "i0", "insert", "block", "packbits",
+        "bincount", "histogram2d", "histogramdd", "i0", "packbits",
         "unpackbits", "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul", "polysub",
-        "einsum_path", "trim_zeros", "asarray_chkfinite", "asfortranarray", "require",
-        "isfortran", "asmatrix", "bmat", "linalg.lstsq", "linalg.tensorsolve",
+        "einsum_path", "trim_zeros", "asmatrix", "bmat", "linalg.lstsq", "linalg.tensorsolve",
         "linalg.tensorinv", "linalg.multi_dot"),
 }
 _REASON_OF = {name: reason for reason, names in REASONS.items() for name in names}

@@ -1,9 +1,14 @@
-"""Removing entries along an axis: ``delete``.
+"""Removing and inserting entries along an axis: ``delete`` and ``insert``.
 
 With indices known at trace time (ints, slices, NumPy arrays: the common case) the kept
 positions are NumPy's own answer (``numpy.delete`` of ``arange(n)``, so its index rules and
 errors), and the result is a lazy ``take``.  With a lazy boolean or integer ``obj`` the kept
 count is data: the result is ``compress``'s bounded array, no sync.
+
+``insert`` with a known ``obj`` works the same way: NumPy's ``insert`` of ``arange(n)`` with
+negative markers for the new entries says where each old and new entry lands (NumPy's
+ordering of equal indices, its index errors), and the result is one lazy ``take`` from the
+array followed by the values.
 """
 from __future__ import annotations
 
@@ -12,11 +17,12 @@ import numpy as np
 from ..array.arraytype import ndarray, wrap
 from ..array.conversion import to_node
 from ..expr.shapes import normalize_axis
-from .creation import ones
+from .creation import asarray, ones
 from .indexing.advanced import compress, take
-from .manipulation import ravel
+from .joining import concatenate
+from .manipulation import broadcast_to, moveaxis, ravel, reshape
 
-__all__ = ["delete"]
+__all__ = ["delete", "insert"]
 
 
 def delete(arr, obj, axis=None):
@@ -40,3 +46,34 @@ def delete(arr, obj, axis=None):
         return compress(keep, arr, axis=axis)
     kept = np.delete(np.arange(n), obj)        # NumPy's index rules and errors
     return take(arr, kept, axis=axis)
+
+
+def insert(arr, obj, values, axis=None):
+    """``arr`` with ``values`` inserted before the indices ``obj`` along ``axis`` (flattened
+    when ``axis`` is None), as ``numpy.insert``.  ``obj`` is known at trace time (ints,
+    slices, sequences, NumPy arrays); a lazy ``obj`` decides the result's length from data
+    and is not supported lazily (``NotImplementedError``)."""
+    if isinstance(obj, ndarray):
+        raise NotImplementedError("lazynum.insert: a lazy obj decides the result's length from "
+                                  "data; pass the indices as a list or NumPy array")
+    arr = arr if isinstance(arr, ndarray) else wrap(to_node(arr))
+    if axis is None:
+        arr, axis = ravel(arr), 0
+    else:
+        axis = normalize_axis(axis, arr.ndim)
+    n = int(arr.shape[axis])
+    values = asarray(values)
+    # NumPy's own rules on positions alone: how many entries one obj inserts.
+    count = len(np.insert(np.arange(n), obj, 0)) - n
+    if np.ndim(obj) == 0 and not isinstance(obj, slice) or count == 1:
+        # One place: values get ``arr.ndim`` dims (leading 1s); a scalar obj also moves
+        # their first axis to ``axis`` (NumPy: a[:, 0:1] = v broadcasting, not a[:, [0]] = v).
+        values = reshape(values, (1,) * max(arr.ndim - values.ndim, 0) + values.shape)
+        if np.ndim(obj) == 0 and not isinstance(obj, slice):
+            values = moveaxis(values, 0, axis)
+        count = int(values.shape[axis])
+    placed = np.insert(np.arange(n), obj, -1 - np.arange(count))   # markers: -1 - k
+    block_shape = arr.shape[:axis] + (count,) + arr.shape[axis + 1:]
+    block = broadcast_to(values.astype(arr.dtype), block_shape)
+    positions = np.where(placed >= 0, placed, n - 1 - placed)
+    return take(concatenate((arr, block), axis=axis), positions, axis=axis)
