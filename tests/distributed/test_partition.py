@@ -140,3 +140,10 @@ def test_lazy_operands_of_the_region_are_computed_here_once():
     t = lazynum.asarray(W).sum()                  # a pending 0-d operand: a scalar parameter
     with __import__("dask").config.set(scheduler="synchronous"):
         _check(x * w - t, A * (W * 2 + 1) - W.sum())
+
+
+def test_a_gradient_through_a_distributed_input_runs_blockwise():
+    x = lazynum.from_dask(da.from_array(A, chunks=(4, 3)))
+    with __import__("dask").config.set(scheduler="synchronous"):
+        g = lazynum.grad(lambda x: (lazynum.tanh(x) ** 2).sum())(x)
+        _check(g, 2 * numpy.tanh(A) * (1 - numpy.tanh(A) ** 2))
