@@ -151,16 +151,6 @@ def _export(self, reason: str) -> np.ndarray:
     return copy
 
 
-def array_interface(self) -> dict:
-    """``ndarray.__array_interface__`` of a read-only copy of the computed value (a sync)."""
-    return _export(self, "__array_interface__").__array_interface__
-
-
-def array_struct(self):
-    """``ndarray.__array_struct__`` of a read-only copy of the computed value (a sync)."""
-    return _export(self, "__array_struct__").__array_struct__
-
-
 def ctypes_view(self):
     """``ndarray.ctypes`` of a read-only copy of the computed value (a sync): its pointer
     stays valid while this array lives."""
@@ -170,13 +160,6 @@ def ctypes_view(self):
 def data(self) -> memoryview:
     """``ndarray.data``: a read-only memoryview of the computed value (a sync)."""
     return memoryview(_export(self, "data"))
-
-
-def buffer(self, flags) -> memoryview:
-    """The buffer protocol (PEP 688, Python 3.12+: ``memoryview(x)``): read-only data."""
-    if flags & 0x1:         # inspect.BufferFlags.WRITABLE
-        raise BufferError("lazynum arrays export read-only buffers (their values are shared)")
-    return memoryview(_export(self, "buffer"))
 
 
 # -- NumPy's other in-memory methods -----------------------------------------------------------
@@ -257,11 +240,12 @@ def setfield(self, val, dtype, offset=0):
                               "yet (write the values with x[...] = ... instead)")
 
 
-ndarray.__array_interface__ = property(array_interface)
-ndarray.__array_struct__ = property(array_struct)
+# Not defined, on purpose: ``__array_interface__``, ``__array_struct__`` and the buffer
+# protocol (``__buffer__``).  NumPy's conversion reads them *before* ``__array__``, so
+# ``numpy.asarray(x)`` would become a read-only alias of an export instead of the writable
+# copy NumPy users get (and ``copy=False`` would stop raising).
 ndarray.ctypes = property(ctypes_view)
 ndarray.data = property(data)
-ndarray.__buffer__ = buffer
 ndarray.byteswap = byteswap
 ndarray.resize = resize
 ndarray.__delitem__ = delitem
