@@ -201,6 +201,8 @@ def main(argv=None):
            f"{args.chunk_rows}-row chunks"
     print(f"inputs: {size}, median of {args.runs}; ratio = dask.array / lazynum "
           f"(>1: lazynum faster); last column: lazynum in one process, and lazynum-on-Dask / it")
+    print(f"{'workload':<46}  {'scheduler':<13}  {'dask.array':>12}  {'lazynum':>12}  "
+          f"{'ratio':>7}  lazynum, 1 process")
     for scheduler in args.schedulers:
         if scheduler == "cluster":
             _cluster_rows(args, arrays)

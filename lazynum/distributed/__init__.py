@@ -39,12 +39,12 @@ def from_dask(array) -> ndarray:
     >>> float(((x - 0.5) ** 2).sum())
     250000.0
     """
-    if not source.is_dask_array(array):
-        raise TypeError(f"from_dask expects a dask.array.Array, got {type(array).__name__}")
     return wrap(_source(array))
 
 
 def _source(array):
+    if not source.is_dask_array(array):          # a DataFrame, a Delayed, ...
+        raise TypeError(f"lazynum converts Dask arrays, not {type(array).__name__}")
     execute.install()
     return source.source_node(array)
 

@@ -106,6 +106,7 @@ def compute(targets, reason: str, site: str) -> None:
         for node, value in zip(targets, values):
             if node.buffer is None:
                 value = np.asarray(value).astype(node.dtype, copy=False).reshape(node.shape)
+                value.flags.writeable = False       # a leaf's buffer is never written
                 metrics.counters["dask_bytes_gathered"] += value.nbytes
                 node.realize(value)
 

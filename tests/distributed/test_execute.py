@@ -28,6 +28,8 @@ def test_asarray_of_a_dask_array_is_lazy_and_shaped_like_it(x):
     assert "dask_source" in lazynum.graph_text(y)
     with pytest.raises(TypeError):
         lazynum.from_dask(A)
+    with pytest.raises(TypeError, match="Delayed"):
+        lazynum.asarray(dask.delayed(sum)([1, 2]))
     with pytest.raises(ValueError, match="unknown chunk sizes"):
         lazynum.from_dask(da.from_array(A)[da.from_array(A[:, 0]) > 0])
 

@@ -50,6 +50,7 @@ CASES = {
     "masked mean": lambda np, a, b, c, i, v: a[a > 0.3].mean(),
     "masked sum and count": lambda np, a, b, c, i, v: a[b > 0].sum() + (b > 0).sum(),
     "masked var": lambda np, a, b, c, i, v: a[a < 0.5].var(),
+    "masked max": lambda np, a, b, c, i, v: a[b > 0].max() - a[b > 0].min(),
     "stencil": lambda np, a, b, c, i, v: a[1:-1] + a[2:] + a[:-2],
     "heat stencil": lambda np, a, b, c, i, v: _heat(np, a),
     "transposes": lambda np, a, b, c, i, v: a.T * 2 + b.T,
@@ -147,3 +148,10 @@ def test_a_gradient_through_a_distributed_input_runs_blockwise():
     with __import__("dask").config.set(scheduler="synchronous"):
         g = lazynum.grad(lambda x: (lazynum.tanh(x) ** 2).sum())(x)
         _check(g, 2 * numpy.tanh(A) * (1 - numpy.tanh(A) ** 2))
+
+
+def test_a_data_dependent_error_raises_numpys_exception_from_the_task():
+    x = lazynum.from_dask(da.from_array(A, chunks=(4, 3)))
+    with __import__("dask").config.set(scheduler="synchronous"):
+        with pytest.raises(ValueError, match="zero-size array"):
+            float(x[x > 100].max())
