@@ -25,13 +25,17 @@ from .manipulation import broadcast_to, moveaxis, ravel, reshape
 __all__ = ["delete", "insert"]
 
 
-def delete(arr, obj, axis=None):
-    """``arr`` without the entries ``obj`` along ``axis`` (flattened when ``axis`` is None)."""
+def _along(arr, axis) -> tuple:
+    """``(array, axis)`` as ``delete`` and ``insert`` take them: ``axis=None`` flattens."""
     arr = arr if isinstance(arr, ndarray) else wrap(to_node(arr))
     if axis is None:
-        arr, axis = ravel(arr), 0
-    else:
-        axis = normalize_axis(axis, arr.ndim)
+        return ravel(arr), 0
+    return arr, normalize_axis(axis, arr.ndim)
+
+
+def delete(arr, obj, axis=None):
+    """``arr`` without the entries ``obj`` along ``axis`` (flattened when ``axis`` is None)."""
+    arr, axis = _along(arr, axis)
     n = int(arr.shape[axis])
     if isinstance(obj, ndarray):
         if obj.dtype == np.bool_:
@@ -56,11 +60,7 @@ def insert(arr, obj, values, axis=None):
     if isinstance(obj, ndarray):
         raise NotImplementedError("lazynum.insert: a lazy obj decides the result's length from "
                                   "data; pass the indices as a list or NumPy array")
-    arr = arr if isinstance(arr, ndarray) else wrap(to_node(arr))
-    if axis is None:
-        arr, axis = ravel(arr), 0
-    else:
-        axis = normalize_axis(axis, arr.ndim)
+    arr, axis = _along(arr, axis)
     n = int(arr.shape[axis])
     values = asarray(values)
     # NumPy's own rules on positions alone: how many entries one obj inserts.
