@@ -15,8 +15,8 @@ from .array.arraytype import ndarray
 from .control.settings import config
 from .control.telemetry import metrics, metrics_report, reset_metrics
 from .runtime import SyncError
-from .expr.dtypes import (bool_, byte, can_cast, double, dtype, finfo, float32, float64, float_,
-    floating, generic, iinfo, inexact, int8, int16, int32, int64, int_, intc, integer, intp,
+from .expr.dtypes import (bool_, byte, can_cast, cdouble, complex64, complex128, complexfloating,
+    csingle, double, dtype, finfo, float16, float32, float64, float_, floating, half, generic, iinfo, inexact, int8, int16, int32, int64, int_, intc, integer, intp,
     issubdtype, longlong, number, promote_types, short, signedinteger, single, ubyte, uint8,
     uint16, uint32, uint64, uintc, uintp, ulonglong, unsignedinteger, ushort)
 from .frontend.creation import *          # noqa: F401,F403
@@ -64,6 +64,7 @@ from .frontend import (creation as _c, manipulation as _m, joining as _j, paddin
 from .frontend.indexing import basic as _i, advanced as _a  # noqa: E402
 from .frontend.fallbacks import resolve as _resolve  # noqa: E402
 from .frontend import linalg  # noqa: E402  (lazynum.linalg: its functions, NumPy's others as fallbacks)
+from .frontend import fft  # noqa: E402  (lazynum.fft: numpy.fft's transforms as extern steps)
 from . import lib  # noqa: E402  (lazynum.lib: stride_tricks lazily, NumPy's other modules)
 from . import random  # noqa: E402  (lazynum.random: lazy draws with NumPy's streams)
 

@@ -1,7 +1,7 @@
 """The hypothesis strategies every differential test draws from (one shared module).
 
 Shapes include 0-d, size-0, size-1 and broadcastable pairs; dtypes cover every dtype
-lazynum supports; arrays may be non-contiguous views (``strided`` gives the same values
+lazynum supports (``every_dtype``: float16 and complex too); arrays may be non-contiguous views (``strided`` gives the same values
 through a transposed/sliced window of a larger lazy array).
 """
 from __future__ import annotations
@@ -17,10 +17,18 @@ SIGNED = [np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64)]
 UNSIGNED = [np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64)]
 INTEGER = SIGNED + UNSIGNED
 FLOAT = [np.dtype(np.float32), np.dtype(np.float64)]
+FLOAT16 = [np.dtype(np.float16)]
+COMPLEX = [np.dtype(np.complex64), np.dtype(np.complex128)]
 NUMERIC = INTEGER + FLOAT
 ALL = BOOL + NUMERIC
+# float16 and complex: differential tests of NumPy semantics draw them (``every_dtype``);
+# tests of kernels, combines and bounded machinery keep to ``ALL``.
+WIDE = FLOAT16 + COMPLEX
+EVERY = ALL + WIDE
 
 dtypes = st.sampled_from(ALL)
+every_dtype = st.sampled_from(EVERY)
+every_numeric = st.sampled_from(NUMERIC + WIDE)
 numeric_dtypes = st.sampled_from(NUMERIC)
 float_dtypes = st.sampled_from(FLOAT)
 int_dtypes = st.sampled_from(INTEGER)
@@ -39,6 +47,9 @@ def broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=4, max_side=5):
 
 
 def _elements(dtype, finite=True, small=False):
+    if dtype.kind == "c":
+        return st.complex_numbers(max_magnitude=1e3 if small else None, allow_nan=not finite,
+                                  allow_infinity=not finite, width=dtype.itemsize * 8)
     if dtype.kind == "f":
         bound = 1e3 if small else None
         return st.floats(min_value=-bound if bound else None, max_value=bound,
@@ -92,9 +103,9 @@ def assert_same(result, expected, rtol=None, atol=0.0):
     expected = np.asarray(expected)
     assert got.dtype == expected.dtype, f"dtype {got.dtype} != numpy's {expected.dtype}"
     assert got.shape == expected.shape, f"shape {got.shape} != numpy's {expected.shape}"
-    if expected.dtype.kind == "f":
+    if expected.dtype.kind in "fc":
         if rtol is None:
-            rtol = 1e-5 if expected.dtype == np.float32 else 1e-12
+            rtol = {2: 1e-3, 4: 1e-5}.get(np.finfo(expected.dtype).dtype.itemsize, 1e-12)
         np.testing.assert_allclose(got, expected, rtol=rtol, atol=atol, equal_nan=True)
     else:
         np.testing.assert_array_equal(got, expected)

@@ -97,11 +97,9 @@ def test_unhashable_like_numpy():
 
 
 def test_unsupported_dtypes_are_type_errors():
-    for bad in (np.array([1 + 2j]), np.array([1.0], np.float16), np.array(["a"]), [object()]):
+    for bad in (np.array(["a"]), [object()]):
         with pytest.raises(TypeError):
             lnp.asarray(bad)
-    with pytest.raises(TypeError):
-        lnp.asarray(np.arange(3)) + 1j
 
 
 def test_ndarray_constructor_makes_zeros():

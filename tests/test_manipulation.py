@@ -353,7 +353,7 @@ def test_concatenate(data):
     axis = data.draw(st.sampled_from([axis, axis, axis - ndim, None, ndim, -ndim - 1]))
     kwargs = {}
     if data.draw(st.integers(0, 2)) == 0:
-        kwargs = {"dtype": data.draw(S.dtypes), "casting": data.draw(st.sampled_from(CASTINGS))}
+        kwargs = {"dtype": data.draw(S.every_dtype), "casting": data.draw(st.sampled_from(CASTINGS))}
     res, exp = check(lambda: lnp.concatenate([t.lz for t in tws], axis, **kwargs),
                      lambda: np.concatenate([t.np for t in tws], axis, **kwargs))
     if exp is not None:
@@ -369,7 +369,7 @@ def test_concatenate_into_out(data):
         shape = np.concatenate(arrays, axis).shape
     except ValueError:
         shape = (1,)
-    dtype = data.draw(S.dtypes)
+    dtype = data.draw(S.every_dtype)
     casting = data.draw(st.sampled_from(CASTINGS))
     np_out, lz_out = np.zeros(shape, dtype), lnp.zeros(shape, dtype)
     res, exp = check(lambda: lnp.concatenate([t.lz for t in tws], axis, out=lz_out, casting=casting),
@@ -400,7 +400,7 @@ def test_stack(data):
     tws, _ = data.draw(joinable(same_shape=True))
     ndim = tws[0].np.ndim + 1
     axis = data.draw(axis_ints(ndim))
-    kwargs = {"dtype": data.draw(S.dtypes)} if data.draw(st.booleans()) else {}
+    kwargs = {"dtype": data.draw(S.every_dtype)} if data.draw(st.booleans()) else {}
     res, exp = check(lambda: lnp.stack([t.lz for t in tws], axis, **kwargs),
                      lambda: np.stack([t.np for t in tws], axis, **kwargs))
     if exp is not None:
@@ -419,7 +419,7 @@ def test_hstack_vstack_dstack_column_stack(data, name):
     check(lambda: getattr(lnp, name)([t.lz for t in tws]),
           lambda: getattr(np, name)([t.np for t in tws]))
     if name in ("hstack", "vstack") and data.draw(st.booleans()):
-        dtype = data.draw(S.dtypes)
+        dtype = data.draw(S.every_dtype)
         check(lambda: getattr(lnp, name)(tuple(t.lz for t in tws), dtype=dtype, casting="unsafe"),
               lambda: getattr(np, name)(tuple(t.np for t in tws), dtype=dtype, casting="unsafe"))
 

@@ -78,14 +78,14 @@ def nan_arrays(dtypes=S.float_dtypes, shape=None, max_side=5, bound=1e3):
     return dtypes.flatmap(build)
 
 
-def product_arrays(dtype=S.dtypes):
+def product_arrays(dtype=S.every_dtype):
     """Arrays for products: at most 81 elements, floats in [-2, 2], so partial products
     never overflow and any multiplication order agrees to within ``PRODUCT_ATOL``."""
     return S.arrays(dtype, shape=S.shapes(max_side=3), small=True).map(
         lambda a: a / 500 if a.dtype.kind == "f" else a)
 
 
-OPTIONAL_DTYPES = st.one_of(st.none(), S.dtypes)
+OPTIONAL_DTYPES = st.one_of(st.none(), S.every_dtype)
 PRODUCT_RTOL, PRODUCT_ATOL = 1e-4, 1e-30
 
 
@@ -126,7 +126,7 @@ def test_integer_sums_wrap_exactly_like_numpy(pair, data):
 
 
 def test_sum_accumulator_dtypes():
-    for dt in S.ALL:
+    for dt in S.EVERY:
         a = np.ones(3, dt)
         for fn in ("sum", "prod", "cumsum", "cumprod", "nansum", "nanprod", "nancumsum",
                    "mean", "var", "std", "nanmean"):
@@ -452,7 +452,7 @@ def test_nan_function_dtype_checks():
 
 
 # -- the smaller functions ----------------------------------------------------------------------
-@given(S.lazy_views(S.arrays(S.numeric_dtypes, small=True)), st.data())
+@given(S.lazy_views(S.arrays(S.every_numeric, small=True)), st.data())
 def test_ptp_count_nonzero_match_numpy(pair, data):
     a, x = pair
     axis = data.draw(S.axes_for(a.ndim))
@@ -472,7 +472,7 @@ def test_trace_matches_numpy(pair, data):
             lambda: np.trace(a, offset, axis1, axis2, dtype), a)
 
 
-@given(S.lazy_views(S.arrays(S.numeric_dtypes, small=True, shape=S.shapes(min_side=1))),
+@given(S.lazy_views(S.arrays(S.every_numeric, small=True, shape=S.shapes(min_side=1))),
        st.data())
 def test_average_matches_numpy(pair, data):
     a, x = pair
@@ -482,7 +482,7 @@ def test_average_matches_numpy(pair, data):
         full = data.draw(st.booleans()) or axis is None
         axes = (axis,) if isinstance(axis, int) else axis
         shape = a.shape if full else tuple(a.shape[ax] for ax in axes)
-        kwargs["weights"] = data.draw(hnp.arrays(data.draw(S.numeric_dtypes), shape,
+        kwargs["weights"] = data.draw(hnp.arrays(data.draw(S.every_numeric), shape,
                                                  elements=st.integers(1, 9)))
     compare(lambda: lnp.average(x, **kwargs), lambda: np.average(a, **kwargs), a)
 
@@ -515,7 +515,7 @@ def test_ufunc_reduce_matches_numpy(pair, data):
     axis = data.draw(st.one_of(st.just(0), S.axes_for(a.ndim)), "axis")
     kwargs = dict(keepdims=data.draw(st.booleans()))
     if name in ("add", "multiply") and data.draw(st.booleans()):
-        kwargs["dtype"] = data.draw(S.dtypes)
+        kwargs["dtype"] = data.draw(S.every_dtype)
     got = compare(lambda: getattr(lnp, name).reduce(x, axis, **kwargs),
                   lambda: getattr(np, name).reduce(a, axis, **kwargs), rtol=PRODUCT_RTOL,
                   atol=PRODUCT_ATOL)

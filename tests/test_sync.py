@@ -129,9 +129,8 @@ def test_automatic_flush_bounds_the_pending_graph():
 
 def test_numpy_function_without_a_lazy_version_falls_back_and_is_counted():
     a = lnp.asarray(np.arange(10.0)) * 2.0
-    result = np.percentile(a, 50) if not hasattr(lnp, "percentile") else np.fft.fft(a).real
-    expected = np.percentile(np.arange(10.0) * 2.0, 50) if not hasattr(lnp, "percentile") \
-        else np.fft.fft(np.arange(10.0) * 2.0).real
+    result = np.i0(a)                  # not lazy yet (lazynum.census)
+    expected = np.i0(np.arange(10.0) * 2.0)
     np.testing.assert_allclose(np.asarray(result), expected)
     assert lnp.metrics()["fallbacks"] == 1
     assert "numpy." in lnp.metrics_report()

@@ -1,11 +1,14 @@
 """Turning user values into graph nodes: arrays, NumPy arrays, scalars, nested lists.
 
-Python ``bool``/``int``/``float`` stay *weak* until an op decides their dtype (NEP 50);
+Python ``bool``/``int``/``float``/``complex`` stay *weak* until an op decides their dtype (NEP 50);
 everything else converts with NumPy's rules and must land on a supported dtype.  NumPy
 input is snapshotted: a lazy result must not change when the caller later mutates the
 array it passed in.
 """
 from __future__ import annotations
+
+import sys
+import warnings
 
 import numpy as np
 
@@ -18,7 +21,7 @@ from ..expr.elementwise import CAST
 from ..expr.movement import CONCATENATE, VIEW
 from ..expr.shapes import broadcast_shapes, broadcast_strides, c_strides
 
-WEAK_TYPES = (bool, int, float)
+WEAK_TYPES = (bool, int, float, complex)
 
 
 def is_weak(x) -> bool:
@@ -39,8 +42,6 @@ def _contains_lazy(x) -> bool:
 
 def numpy_constant(value, dtype=None) -> "nodes.Node":
     """A leaf node holding a private copy of ``value`` converted by NumPy."""
-    if isinstance(value, complex) or (isinstance(value, np.ndarray) and value.dtype.kind == "c"):
-        raise TypeError("lazynum does not support complex numbers")
     array = np.array(value, dtype=dtype, copy=True)
     if array.dtype.kind == "O":
         raise TypeError(f"cannot convert {type(value).__name__} to a lazynum array "
@@ -104,7 +105,23 @@ def to_array(x, dtype=None) -> ndarray:
 
 
 def cast(node, dtype) -> "nodes.Node":
-    return node if node.dtype == dtype else nodes.apply(CAST, (node,), (dtype,))
+    """``node`` converted to ``dtype`` (unsafe casting); from complex to a real dtype with
+    NumPy's ComplexWarning, which NumPy's cast loop gives at every such conversion (not to
+    bool: either part counts)."""
+    if node.dtype == dtype:
+        return node
+    if node.dtype.kind == "c" and dtype.kind not in "cb":
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      np.exceptions.ComplexWarning, stacklevel=_user_level())
+    return nodes.apply(CAST, (node,), (dtype,))
+
+
+def _user_level() -> int:
+    """The ``stacklevel`` that names the first frame outside lazynum."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("lazynum."):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def reshape_node(node, shape) -> "nodes.Node":

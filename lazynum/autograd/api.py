@@ -48,6 +48,9 @@ def _input_node(value, what: str):
         raise TypeError(f"grad requires floating-point inputs, but {what} is an integer "
                         f"({type(value).__name__}); pass a float array or Python float")
     base = to_node(value)
+    if base.dtype.kind == "c":
+        raise TypeError(f"grad requires real floating-point inputs, but {what} has dtype "
+                        f"{base.dtype}: lazynum.grad does not differentiate complex inputs yet")
     if base.dtype.kind != "f":
         raise TypeError(f"grad requires floating-point inputs, but {what} has dtype {base.dtype}; "
                         "cast it to float32/float64 or leave it out of argnums")

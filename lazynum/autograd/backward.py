@@ -80,8 +80,16 @@ def _relevant(order, reached, args_of, input_ids) -> set:
             relevant.add(node_id)
             continue
         args = args_of.get(node_id)
-        if args and is_float(reached[node_id]) and any(a.id in relevant for a in args):
-            relevant.add(node_id)
+        if args and any(a.id in relevant for a in args):
+            node = reached[node_id]
+            if node.dtype.kind == "c":
+                # JAX's convention for complex cotangents is documented (docs/autograd.md)
+                # but not implemented: refuse rather than drop the complex path's gradient.
+                raise TypeError(f"lazynum.grad does not differentiate through complex values "
+                                f"yet: {node.op.name} gives {node.dtype} on the path from the "
+                                "inputs to the output")
+            if is_float(node):
+                relevant.add(node_id)
     return relevant
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from ..control import telemetry
 from ..expr.registry import KERNEL, Routine
+from . import wide_dtypes
 from .kernel_ir import ARG_COMBINES, Buffer
 from .lowering import NotFusable, describe, lower_kernel, reduced_axes
 
@@ -85,6 +86,9 @@ def classify(node, supports) -> tuple:
     if not callable(lowering):
         return "extern", (f"lowered by {lowering!r}" if isinstance(lowering, Routine)
                           else "its op declares no kernel lowering (its NumPy reference runs)")
+    why = wide_dtypes.extern_reason(node)
+    if why is not None:
+        return "extern", why
     if node.op.name == "view":
         return "view", None
     if node.op.kind == "reduce":

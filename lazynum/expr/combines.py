@@ -47,16 +47,20 @@ class Combine:
 
 def _kind(dtype) -> str:
     kind = np.dtype(dtype).kind
-    if kind not in "biuf":
-        raise TypeError(f"reduction combines are defined on bool, int and float, not {dtype}")
+    if kind not in "biufc":
+        raise TypeError(f"reduction combines are defined on bool, int, float and complex, "
+                        f"not {dtype}")
     return kind
 
 
 def lowest(dtype):
-    """The value every element of ``dtype`` is at least (max's identity)."""
+    """The value every element of ``dtype`` is at least (max's identity; complex values
+    order lexicographically, as NumPy's)."""
     kind = _kind(dtype)
     if kind == "f":
         return -math.inf
+    if kind == "c":
+        return complex(-math.inf, -math.inf)
     return False if kind == "b" else int(np.iinfo(dtype).min)
 
 
@@ -65,6 +69,8 @@ def highest(dtype):
     kind = _kind(dtype)
     if kind == "f":
         return math.inf
+    if kind == "c":
+        return complex(math.inf, math.inf)
     return True if kind == "b" else int(np.iinfo(dtype).max)
 
 
@@ -74,7 +80,12 @@ def _constant(value):
 
 def _nan_or(extreme):
     # maxnum/minnum(NaN, x) == x: a NaN start ignores itself, and an all-NaN slice stays NaN
-    return lambda dtype: math.nan if _kind(dtype) == "f" else extreme(dtype)
+    def identity(dtype):
+        kind = _kind(dtype)
+        if kind == "c":
+            return complex(math.nan, math.nan)
+        return math.nan if kind == "f" else extreme(dtype)
+    return identity
 
 
 COMBINES = {c.name: c for c in (

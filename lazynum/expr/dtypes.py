@@ -11,7 +11,9 @@ import numpy as _np
 bool_ = _np.bool_
 int8, int16, int32, int64 = _np.int8, _np.int16, _np.int32, _np.int64
 uint8, uint16, uint32, uint64 = _np.uint8, _np.uint16, _np.uint32, _np.uint64
-float32, float64 = _np.float32, _np.float64
+float16, float32, float64 = _np.float16, _np.float32, _np.float64
+complex64, complex128 = _np.complex64, _np.complex128
+half, csingle, cdouble, complexfloating = _np.float16, _np.complex64, _np.complex128, _np.complexfloating
 intp, uintp = _np.intp, _np.uintp
 float_, int_ = _np.float64, _np.int64
 double, single = _np.float64, _np.float32
@@ -25,11 +27,14 @@ generic, number, integer, signedinteger, unsignedinteger, floating, inexact = (
 issubdtype, can_cast, promote_types = _np.issubdtype, _np.can_cast, _np.promote_types
 
 SUPPORTED = frozenset(_np.dtype(t) for t in (
-    bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64))
+    bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,
+    complex64, complex128))
 BOOL = _np.dtype(bool_)
 INT64 = _np.dtype(int64)
 UINT64 = _np.dtype(uint64)
 FLOAT64 = _np.dtype(float64)
+FLOAT16 = _np.dtype(float16)
+COMPLEX = frozenset((_np.dtype(complex64), _np.dtype(complex128)))
 
 
 def check(dt: _np.dtype, what: str = "array") -> _np.dtype:

@@ -215,13 +215,21 @@ for _name, _op in UFUNC_OPS.items():
     _op.vjp = UFUNC_VJPS.get(_name, _d.NOT_FLOAT)   # the rest: bool/integer outputs only
 
 
+def _cast_reference(array, dtype):
+    # complex -> real: the real part's cast, the same values without a second ComplexWarning
+    # (the front end warned at the call, as NumPy does)
+    if array.dtype.kind == "c" and dtype.kind not in "cb":      # (to bool: either part)
+        array = array.real
+    return array.astype(dtype)
+
+
 def _cast_dtype(args, attrs):
     return dtypes.check(attrs[0], "astype")
 
 
 CAST = register(
     "cast", "elementwise", shape=_elementwise_shape, dtype=_cast_dtype,
-    reference=lambda arrays, attrs: arrays[0].astype(attrs[0]),
+    reference=lambda arrays, attrs: _cast_reference(arrays[0], attrs[0]),
     doc="Convert to attrs[0] with NumPy's unsafe-cast semantics (astype).")
 
 

@@ -37,16 +37,30 @@ def _stack(shape, what: str, square: bool = True) -> tuple:
     return tuple(shape)
 
 
+_LAPACK_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64,
+                                                  np.complex128))
+
+
 def _float_dtype(args, attrs):
     dt = args[0].dtype
-    if dt.kind != "f" or dt.itemsize not in (4, 8) or any(a.dtype != dt for a in args):
-        raise TypeError(f"linalg primitives take equal float32/float64 operands, got "
-                        f"{[str(a.dtype) for a in args]} (the front end casts)")
+    if dt not in _LAPACK_DTYPES or any(a.dtype != dt for a in args):
+        raise TypeError(f"linalg primitives take equal float32/float64/complex64/complex128 "
+                        f"operands, got {[str(a.dtype) for a in args]} (the front end casts)")
     return dt
 
 
-def _register(name, shape, reference, doc, may_fail=True):
-    op = register(name, "extern", shape=shape, dtype=_float_dtype, reference=reference,
+def _real_dtype(args, attrs):
+    """Eigenvalues of a Hermitian matrix and singular values are real for complex input."""
+    dt = _float_dtype(args, attrs)
+    return np.dtype(dt.char.lower()) if dt.kind == "c" else dt
+
+
+def _svd_dtype(args, attrs):
+    return _float_dtype(args, attrs) if attrs[1] else _real_dtype(args, attrs)
+
+
+def _register(name, shape, reference, doc, may_fail=True, dtype=_float_dtype):
+    op = register(name, "extern", shape=shape, dtype=dtype, reference=reference,
                   doc=doc, may_fail=may_fail)
     declare_lowering(op, EXTERN)
     return op
@@ -264,7 +278,8 @@ EIGH.vjp = _eigh_vjp
 
 EIGVALSH = _register("linalg_eigvalsh", lambda args, attrs: _stack(args[0].shape, "eigvalsh")[:-1],
                      lambda arrays, attrs: np.linalg.eigvalsh(arrays[0], UPLO=attrs[0]),
-                     "numpy.linalg.eigvalsh: the eigenvalues of a symmetric matrix, ascending.")
+                     "numpy.linalg.eigvalsh: the eigenvalues of a symmetric matrix, ascending.",
+                     dtype=_real_dtype)
 
 
 def _eigvalsh_vjp(node, g):
@@ -305,7 +320,8 @@ def _svd_reference(arrays, attrs):
 
 SVD = _register("linalg_svd", _svd_shape, _svd_reference,
                 "numpy.linalg.svd; attrs (full_matrices, compute_uv): u, s, vh packed along "
-                "one last axis (packed_layout), or s alone.")
+                "one last axis (packed_layout; s stored in u's complex dtype when complex), "
+                "or s alone.", dtype=_svd_dtype)
 SVD.vjp = _d.not_written("numpy.linalg.svd", " (differentiate through eigh of a.T @ a instead)")
 
 

@@ -261,6 +261,9 @@ IOTA.vjp = _d.NOT_FLOAT
 
 def _literal_value(attrs):
     text, dtype = attrs
+    if dtype.kind == "c":
+        real, imag = text.split(",")
+        return np.array(complex(float(real), float(imag)), dtype=dtype)
     return np.array(float(text) if dtype.kind == "f" else int(text), dtype=dtype)
 
 
@@ -281,7 +284,10 @@ def literal(value, dtype):
     """
     dtype = np.dtype(dtype)
     converted = np.array(value).astype(dtype).item()
-    text = repr(float(converted)) if dtype.kind == "f" else str(int(converted))
+    if dtype.kind == "c":       # both parts, signed zeros kept
+        text = f"{float(converted.real)!r},{float(converted.imag)!r}"
+    else:
+        text = repr(float(converted)) if dtype.kind == "f" else str(int(converted))
     return _apply_node(LITERAL, (), (text, dtype))
 
 

@@ -226,7 +226,8 @@ def scalar(value, dtype: np.dtype) -> Node:
     equal must not change the graph's structure, or a new scalar value would change the
     cache key and recompile.  The 0-d arrays themselves are read-only and shared.
     """
-    shareable = value == value and (value or type(value) is not float)
+    # (complex values are never shared: 1-0j == 1+0j, and a signed zero part must survive)
+    shareable = value == value and (value or type(value) is not float) and type(value) is not complex
     array = _scalar_arrays.get((dtype, value)) if shareable else None
     if array is None:
         array = np.array(value, dtype=dtype)

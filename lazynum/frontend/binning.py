@@ -23,6 +23,7 @@ from ..array.conversion import to_node
 from ..expr import dtypes
 from ..expr import node as nodes
 from ..expr.checks import ASSERT_ALL
+from ..expr.complex_parts import complex_node
 from .creation import linspace, zeros
 from .fallbacks import numpy_function
 from .indexing.advanced import take, ufunc_at
@@ -217,6 +218,13 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     values, which depends on the previous element of ``x``)."""
     if period is not None:
         return _numpy_interp(x, xp, fp, left, right, period)
+    fp = _lazy(fp)
+    if fp.dtype.kind == "c":    # NumPy's complex interp: the same steps on each part
+        parts = [interp(x, xp, part, None if edge is None else getattr(complex(edge), name),
+                        None if edge2 is None else getattr(complex(edge2), name))
+                 for part, name, edge, edge2 in ((fp.real, "real", left, right),
+                                                 (fp.imag, "imag", left, right))]
+        return wrap(complex_node(parts[0]._n(), parts[1]._n()))
     x, xp, fp = (_lazy(v).astype(np.float64) for v in (x, xp, fp))
     if xp.ndim != 1 or fp.ndim != 1:
         raise ValueError("object too deep for desired array")

@@ -20,6 +20,7 @@ from numpy.linalg import _linalg as _np_linalg
 from ..array.arraytype import wrap
 from ..array.conversion import cast, to_node
 from ..expr import node as nodes
+from ..expr.complex_parts import real_node
 from ..expr.extern import MATMUL
 from ..expr.linalg import (CHOLESKY, DET, EIGH, EIGVALSH, INV, PINV, QR, SLOGDET, SOLVE, SVD,
                            packed_layout, part_view_attrs, qr_parts, svd_parts)
@@ -32,13 +33,24 @@ from .mathfuncs import where
 from .ufuncs import call
 
 _apply = nodes.apply
-_F64 = np.dtype(np.float64)
+_F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+_C64, _C128 = np.dtype(np.complex64), np.dtype(np.complex128)
 
 
 def _computation_dtype(*nodes_) -> np.dtype:
-    """NumPy's linalg computation dtype: float32 when every operand is float32, else float64."""
-    dt = np.result_type(*[n.dtype for n in nodes_])
-    return dt if dt == np.float32 else _F64
+    """NumPy's linalg computation dtype (``_commonType``): single precision when every
+    operand is float32 or complex64, else double; complex when any operand is; float16
+    is NumPy's TypeError."""
+    single, complex_ = True, False
+    for n in nodes_:
+        dt = n.dtype
+        if dt == _F16:
+            raise TypeError("array type float16 is unsupported in linalg")
+        single = single and dt in (_F32, _C64)
+        complex_ = complex_ or dt.kind == "c"
+    if complex_:
+        return _C64 if single else _C128
+    return _F32 if single else _F64
 
 
 def _operands(*arrays):
@@ -52,6 +64,13 @@ def _parts(packed, batch, parts):
     shape, offsets = packed_layout(batch, parts)
     return [wrap(_apply(VIEW, (packed,), part_view_attrs(shape, offset, part)))
             for offset, part in offsets]
+
+
+def _real(part):
+    """A real-valued result packed in a complex node (eigenvalues, singular values, log|det|)
+    as NumPy's float array; real packed results are themselves."""
+    node = part._n()
+    return wrap(real_node(node)) if node.dtype.kind == "c" else part
 
 
 def solve(a, b):
@@ -74,7 +93,7 @@ def slogdet(a):
     (node,) = _operands(a)
     packed = _apply(SLOGDET, (node,))
     sign, logabsdet = _parts(packed, tuple(packed.shape[:-1]), [(), ()])
-    return _np_linalg.SlogdetResult(sign, logabsdet)
+    return _np_linalg.SlogdetResult(sign, _real(logabsdet))
 
 
 def cholesky(a, /, *, upper=False):
@@ -94,7 +113,7 @@ def eigh(a, UPLO="L"):
     packed = _apply(EIGH, (node,), (_uplo(UPLO),))
     shape = tuple(packed.shape)
     n, batch, batch_strides = shape[-1], shape[:-2], tuple(c_strides(shape)[:-2])
-    w = wrap(_apply(VIEW, (packed,), (batch + (n,), batch_strides + (1,), 0)))
+    w = _real(wrap(_apply(VIEW, (packed,), (batch + (n,), batch_strides + (1,), 0))))
     v = wrap(_apply(VIEW, (packed,), (batch + (n, n), batch_strides + (n, 1), n)))
     return _np_linalg.EighResult(w, v)
 
@@ -114,7 +133,7 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
         return wrap(packed)
     shape = tuple(node.shape)
     u, s, vh = _parts(packed, shape[:-2], svd_parts(shape, bool(full_matrices)))
-    return _np_linalg.SVDResult(u, s, vh)
+    return _np_linalg.SVDResult(u, _real(s), vh)
 
 
 def svdvals(x, /):

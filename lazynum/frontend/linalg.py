@@ -20,6 +20,8 @@ from ..expr import dtypes
 from ..array.arraytype import ndarray, wrap
 from ..array.conversion import cast, to_array, to_node
 from ..expr import node as nodes
+from ..expr.complex_parts import real_node
+from ..expr.elementwise import UFUNC_OPS
 from ..expr.extern import EINSUM, MATMUL, parse_einsum
 from ..expr.shapes import normalize_axis
 from .manipulation import moveaxis, ravel, reshape, transpose
@@ -179,7 +181,7 @@ def dot(a, b, out=None):
 
 
 def vdot(a, b, /):
-    """Dot product of the flattened arrays (``numpy.vdot``; real data, so no conjugate).
+    """Dot product of the flattened arrays, the first one conjugated (``numpy.vdot``).
 
     Parameters
     ----------
@@ -200,6 +202,8 @@ def vdot(a, b, /):
     if a.size != b.size:
         raise ValueError(f"cannot reshape array of size {b.size} into shape ({a.size},)")
     dt = dtypes.result_type(a.dtype, b.dtype)
+    if a.dtype.kind == "c":
+        a = nodes.apply(UFUNC_OPS["conjugate"], (a,), ())
     return wrap(_matmul_node(ravel(wrap(a))._n(), ravel(wrap(b))._n(), dt))
 
 
@@ -547,14 +551,17 @@ def norm(x, ord=None, axis=None, keepdims=False):
     -inf, and 2, -2, 'nuc' from the singular values (an SVD inside the program).
     """
     a = wrap(to_node(x))
-    if a.dtype.kind != "f":
+    if a.dtype.kind not in "fc":
         a = a.astype(np.float64)
     if axis is None:
         axes = tuple(range(a.ndim)) if ord is None or a.ndim == 1 else (0, 1)
     else:
         axes = (axis,) if np.ndim(axis) == 0 else tuple(axis)
     if ord is None or (ord == "fro" and len(axes) == 2) or (ord == 2 and len(axes) == 1):
-        return call(np.sqrt, (reductions.sum(call(np.multiply, (a, a)), axis=axes, keepdims=keepdims),))
+        # NumPy's (x.conj() * x).real for complex x
+        squares = (call(np.multiply, (a, a)) if a.dtype.kind != "c" else
+                   wrap(real_node(call(np.multiply, (call(np.conjugate, (a,)), a))._n())))
+        return call(np.sqrt, (reductions.sum(squares, axis=axes, keepdims=keepdims),))
     if len(axes) == 1:
         return _vector_norm(a, ord, axes[0], keepdims)
     if len(axes) == 2 and ord in (2, -2, "nuc"):

@@ -16,9 +16,11 @@ import numpy as np
 
 from ..array.extension import extensible
 from ..expr import dtypes
+from ..array import complex_parts
 from ..array.arraytype import ndarray, wrap, wrap_ordered
 from ..array.conversion import _contains_lazy, broadcast_node, cast, to_array, to_node
 from ..expr import node as nodes
+from ..expr.complex_parts import complex_node, imag_node, real_node
 from ..expr.elementwise import SELECT, UFUNC_OPS
 from ..expr.reduce import REDUCE_ALL
 from ..expr.shapes import broadcast_shapes
@@ -176,6 +178,10 @@ def around(a, decimals=0, out=None):
     is_int = a.dtype.kind in "iu"
     if decimals >= 0 and is_int:
         return wrap(a._n()) if out is None else _assign(out, a)
+    if a.dtype.kind == "c":     # NumPy rounds the real and the imaginary part separately
+        parts = (around(wrap(part(a._n())), decimals)._n() for part in (real_node, imag_node))
+        result = wrap(complex_node(*parts))
+        return result if out is None else _assign(out, result)
     if decimals == 0:
         return call(np.rint, (a,), out=out)
     op1, op2 = np.multiply, np.divide
@@ -257,21 +263,31 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     else:
         array = to_array(x)
     dt = array.dtype
-    if dt.kind != "f":
+    if dt.kind not in "fc":
         return array
-    info = np.finfo(dt)
-    maxf = info.max if posinf is None else posinf
-    minf = info.min if neginf is None else neginf
     node = array._n()
-    shape = node.shape
-    value = node
-    for mask_fn, fill in ((np.isnan, nan), (isposinf, maxf), (isneginf, minf)):
-        mask = (call(mask_fn, (array,)) if mask_fn is np.isnan else mask_fn(array))._n()
-        value = _apply(SELECT, (mask, _fill_node(fill, dt, shape), value))
+    if dt.kind == "c":          # NumPy fixes the real and the imaginary parts separately
+        value = complex_node(*(_finite_part(part, nan, posinf, neginf)
+                               for part in (real_node(node), imag_node(node))))
+    else:
+        value = _finite_part(node, nan, posinf, neginf)
     if array is x:
         x._write(x._layout(), value)
         return x
     return wrap(value)
+
+
+def _finite_part(node, nan, posinf, neginf):
+    """``node`` (a float node) with NaN and infinities replaced (``nan_to_num``'s steps)."""
+    dt, shape = node.dtype, node.shape
+    info = np.finfo(dt)
+    maxf = info.max if posinf is None else posinf
+    minf = info.min if neginf is None else neginf
+    array, value = wrap(node), node
+    for mask_fn, fill in ((np.isnan, nan), (isposinf, maxf), (isneginf, minf)):
+        mask = (call(mask_fn, (array,)) if mask_fn is np.isnan else mask_fn(array))._n()
+        value = _apply(SELECT, (mask, _fill_node(fill, dt, shape), value))
+    return value
 
 
 # -- comparisons returning Python bools -----------------------------------------------------
@@ -286,7 +302,7 @@ def _all_bool(array, reason: str) -> bool:
 
 def isclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
     """Elementwise ``|a - b| <= atol + rtol * |b|`` (NumPy's formula and dtypes)."""
-    x, y, atol, rtol = (v if isinstance(v, (int, float)) and not isinstance(v, np.generic)
+    x, y, atol, rtol = (v if isinstance(v, (int, float, complex)) and not isinstance(v, np.generic)
                         else to_array(v) for v in (a, b, atol, rtol))
     if isinstance(y, ndarray):
         dt = dtypes.result_type(y.dtype, 1.0)
@@ -326,7 +342,7 @@ def array_equal(a1, a2, equal_nan=False):
     if equal_nan:
         if a1 is a2:
             return True
-        if a1.dtype.kind == "f" or a2.dtype.kind == "f":
+        if a1.dtype.kind in "fc" or a2.dtype.kind in "fc":
             equal = call(np.bitwise_or, (equal, call(np.bitwise_and, (
                 call(np.isnan, (a1,)), call(np.isnan, (a2,))))))
     return _all_bool(equal, "array_equal")
@@ -334,43 +350,51 @@ def array_equal(a1, a2, equal_nan=False):
 
 def array_equiv(a1, a2):
     """True when the arrays broadcast together and are equal elementwise (syncs)."""
-    try:
-        a1, a2 = to_array(a1), to_array(a2)
+    try:     # a Python int beyond int64 stays one: equal() compares it exactly (NumPy: object)
+        a1, a2 = (v if type(v) is int else to_array(v) for v in (a1, a2))
     except Exception:  # noqa: BLE001
         return False
     try:
-        broadcast_shapes(a1.shape, a2.shape)
+        broadcast_shapes(np.shape(a1), np.shape(a2))
     except ValueError:
         return False
     return _all_bool(call(np.equal, (a1, a2)), "array_equiv")
 
 
-# -- real / imaginary parts (lazynum has real dtypes only) ----------------------------------
+# -- real / imaginary parts ---------------------------------------------------------------
 
 @extensible('real')
 def real(val):
-    """The real part: for lazynum's real dtypes, a view of the array itself."""
-    if isinstance(val, ndarray):
-        return val._window(val._layout())
-    if isinstance(val, (int, float, complex, np.generic)):
+    """The real part: of a complex array a writable view of its real parts
+    (``array.complex_parts``), of a real array the array itself (a view)."""
+    if isinstance(val, (int, float, complex, np.generic)) and not isinstance(val, ndarray):
         return val.real
-    return to_array(val)
+    a = to_array(val)
+    if a.dtype.kind == "c":
+        return complex_parts.part(a, 0)
+    return a._window(a._layout()) if a is val else a
 
 
 @extensible('imag')
 def imag(val):
-    """The imaginary part: read-only zeros of the array's shape and dtype."""
+    """The imaginary part: of a complex array a writable view of its imaginary parts, of a
+    real array read-only zeros of its shape and dtype."""
     if isinstance(val, (int, float, complex, np.generic)) and not isinstance(val, ndarray):
         return val.imag
     a = to_array(val)
+    if a.dtype.kind == "c":
+        return complex_parts.part(a, 1)
     zeros = wrap(broadcast_node(nodes.scalar(0, a.dtype), a.shape))
     return zeros._window(zeros._layout(), readonly=True)
 
 
 def conj(a, out=None):
-    """``ndarray.conj()``/``conjugate()``: for real dtypes NumPy returns the array itself
-    (``lazynum.conj``, the ufunc, gives bool input NumPy's int8 loop instead)."""
+    """``ndarray.conj()``/``conjugate()``: the complex conjugate; for real dtypes NumPy
+    returns the array itself (``lazynum.conj``, the ufunc, gives bool input NumPy's int8
+    loop instead)."""
     a = to_array(a)
+    if a.dtype.kind == "c":
+        return call(np.conjugate, (a,), out=out)
     return a if out is None else _assign(out, a)
 
 
@@ -385,18 +409,20 @@ def isreal(x):
 def iscomplex(x):
     """Elementwise "has a nonzero imaginary part": all False for real dtypes."""
     a = to_array(x)
+    if a.dtype.kind == "c":
+        return imag(a) != 0
     return wrap(broadcast_node(nodes.scalar(False, _BOOL), a.shape))
 
 
 def iscomplexobj(x):
-    """True when ``x`` has a complex dtype (never for lazynum arrays)."""
+    """True when ``x`` has a complex dtype (NumPy's rule: the dtype, not the values)."""
     if isinstance(x, ndarray):
-        return False
+        return x.dtype.kind == "c"
     try:
         return issubclass(x.dtype.type, np.complexfloating)
     except AttributeError:
         if _contains_lazy(x):
-            return False
+            return to_array(x).dtype.kind == "c"
         return np.iscomplexobj(x)
 
 
@@ -406,8 +432,16 @@ def isrealobj(x):
 
 
 def real_if_close(a, tol=100):
-    """``a`` itself for real dtypes (the only kind lazynum has)."""
-    return to_array(a)
+    """``a.real`` when every imaginary part is within ``tol`` machine epsilons of zero (a
+    sync for the answer: the result's dtype depends on the values, as in NumPy); ``a``
+    itself for real dtypes."""
+    a = to_array(a)
+    if a.dtype.kind != "c":
+        return a
+    if tol > 1:
+        tol = np.finfo(a.dtype).eps * tol
+    small = call(np.less, (call(np.absolute, (imag(a),)), tol))
+    return real(a) if _all_bool(small, "real_if_close") else a
 
 
 def sinc(x):
@@ -420,8 +454,9 @@ def sinc(x):
 
 
 def angle(z, deg=False):
-    """The argument of ``z`` (``numpy.angle``): for real values ``arctan2(0, z)``, so 0 or
-    pi (also for -0.0), in NumPy's dtype; degrees when ``deg``."""
+    """The argument of ``z`` (``numpy.angle``): ``arctan2(z.imag, z.real)``; for real values
+    ``arctan2(0, z)``, so 0 or pi (also for -0.0), in NumPy's dtype; degrees when ``deg``."""
     z = z if isinstance(z, ndarray) else wrap(to_node(z))
-    a = call(np.arctan2, (0, z))
+    a = (call(np.arctan2, (imag(z), real(z))) if z.dtype.kind == "c" else
+         call(np.arctan2, (0, z)))
     return call(np.multiply, (a, 180 / np.pi)) if deg else a

@@ -16,7 +16,7 @@ from ..array.arraytype import ndarray, scalar_result
 from ..expr.elementwise import UFUNC_OPS
 from .ufuncs import UFUNCS, call, power_shortcut
 
-_OPERAND_TYPES = (ndarray, np.ndarray, np.generic, bool, int, float, list, tuple)
+_OPERAND_TYPES = (ndarray, np.ndarray, np.generic, bool, int, float, complex, list, tuple)
 
 
 def _new(cls, shape, dtype=float, buffer=None):
@@ -157,11 +157,16 @@ def _set_flat(self, value):
 
 ndarray.flat = property(advanced_indexing.FlatIter, _set_flat)
 def _set_real(self, value):
-    self[...] = value
+    """``z.real = v``: writes ``v`` into the real part (all of a real array)."""
+    mathfuncs.real(self)[...] = value
 
 
 def _set_imag(self, value):
-    raise TypeError("array does not have imaginary part to set")
+    """``z.imag = v``: writes ``v`` into the imaginary part (NumPy's TypeError for a real
+    array, which has none to set)."""
+    if self.dtype.kind != "c":
+        raise TypeError("array does not have imaginary part to set")
+    mathfuncs.imag(self)[...] = value
 
 
 ndarray.real = property(lambda self: mathfuncs.real(self), _set_real)

@@ -42,6 +42,7 @@ def _build_table(namespace) -> None:
                 and ours is not theirs:
             table[theirs] = ours
     table[np.linalg.norm] = namespace.linalg.norm
+    table.update((getattr(np.fft, name), getattr(namespace.fft, name)) for name in namespace.fft.__all__)
     table.update(METADATA)
     # One update (atomic under the GIL): another thread sees the table empty or complete,
     # never half built (a missing entry would send its call to the NumPy fallback).

@@ -26,6 +26,7 @@ from ..array.arraytype import layout_of, ndarray, wrap, wrap_ordered, wrap_resul
 from ..array.conversion import broadcast_node, cast, is_weak, reshape_node, to_node, weak_scalar
 from ..expr import node as nodes
 from ..expr.combines import numpy_identity
+from ..expr.complex_parts import imag_node, real_node
 from ..expr.elementwise import SELECT, UFUNC_OPS, loop_signature
 from ..expr.extern import SORT
 from ..expr.checks import ASSERT_ALL
@@ -345,10 +346,15 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     node = to_node(a)
     if _static_count(node.shape, axis, where) == 0:
         warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
-    dtype = _float_default(node.dtype, dtype)
+    half = dtype is None and node.dtype == dtypes.FLOAT16    # NumPy sums float16 in float32
+    dtype = np.dtype(np.float32) if half else _float_default(node.dtype, dtype)
     total = _reduce("add", node, axis, dtype, out, keepdims, _NoValue, where)
-    return _emit(_divide_as(total, _count(node.shape, axis, keepdims, where)), out,
-                 _order(a, axis, keepdims, where, legacy=False))
+    quotient = _uf("divide", total, _count(node.shape, axis, keepdims, where))
+    result = cast(quotient, total.dtype)
+    if half and out is None:
+        # an array result is divided into its float32 sum, a scalar's quotient converts at once
+        result = cast(result if total.shape else quotient, dtypes.FLOAT16)
+    return _emit(result, out, _order(a, axis, keepdims, where, legacy=False))
 
 
 def _ddof(ddof, correction):
@@ -370,7 +376,10 @@ def _var(a, axis, dtype, out, ddof, keepdims, where, mean_value):
         total = _reduce("add", node, axis, dtype, None, True, _NoValue, where)
         mean_value = _divide_as(total, _count(node.shape, axis, True, where))
     deviation = _uf("subtract", node, to_node(mean_value))
-    squares = _uf("square", deviation)
+    if deviation.dtype.kind == "c":     # NumPy's fast path: re**2 + im**2, a real result
+        squares = _uf("add", _uf("square", real_node(deviation)), _uf("square", imag_node(deviation)))
+    else:
+        squares = _uf("square", deviation)
     total = _reduce("add", squares, axis, dtype, out, keepdims, _NoValue, where)
     if n is not None and isinstance(ddof, (int, float, np.generic)):
         dof = np.maximum(np.int64(n) - ddof, 0)     # static: NumPy's own scalar arithmetic
@@ -679,7 +688,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     strides = c_strides(moved)
     middle = _apply(VIEW, (node,), (moved[:-1] + (count,), strides, lo * strides[-1]))
     result = mean(middle, -1)._n()
-    if length and node.dtype.kind == "f":
+    if length and node.dtype.kind in "fc":
         last = _apply(VIEW, (node,), (moved[:-1], strides[:-1], (length - 1) * strides[-1]))
         nan = nodes.scalar(np.nan, result.dtype)
         result = _apply(SELECT, (_apply(UFUNC_OPS["isnan"], (last,), ()), nan, result), ())
@@ -693,7 +702,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 def _nan_fill(a, value):
     """(input with NaN replaced by ``value``, NaN mask) for floats; (input, None) otherwise."""
     node = to_node(a)
-    if node.dtype.kind != "f":
+    if node.dtype.kind not in "fc":
         return node, None
     mask = _apply(UFUNC_OPS["isnan"], (node,), ())
     return _apply(SELECT, (mask, nodes.scalar(value, node.dtype), node), ()), mask
@@ -733,7 +742,7 @@ def nanmax(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True)
     NumPy's "All-NaN slice encountered" RuntimeWarning depends on data and is not issued.
     """
     node = to_node(a)
-    name = "fmax" if node.dtype.kind == "f" else "maximum"
+    name = "fmax" if node.dtype.kind in "fc" else "maximum"
     return _emit(_reduce(name, node, axis, None, out, keepdims, initial, where, True), out,
                  _order(a, axis, keepdims, where))
 
@@ -742,7 +751,7 @@ def nanmax(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True)
 def nanmin(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """:func:`min` ignoring NaN (``fmin.reduce``); see :func:`nanmax`."""
     node = to_node(a)
-    name = "fmin" if node.dtype.kind == "f" else "minimum"
+    name = "fmin" if node.dtype.kind in "fc" else "minimum"
     return _emit(_reduce(name, node, axis, None, out, keepdims, initial, where, True), out,
                  _order(a, axis, keepdims, where))
 
@@ -805,8 +814,9 @@ def _nanvar(a, axis, dtype, out, ddof, keepdims, where, mean_value):
                                         where, True), count)
     deviation = cast(_uf("subtract", filled, to_node(mean_value)), filled.dtype)
     deviation = _apply(SELECT, (mask, nodes.scalar(0, filled.dtype), deviation), ())
-    total = _reduce("add", _uf("multiply", deviation, deviation), axis, dtype, out, keepdims,
-                    _NoValue, where, True)
+    squares = (_uf("multiply", deviation, deviation) if deviation.dtype.kind != "c" else  # NumPy's
+               real_node(_uf("multiply", deviation, _uf("conjugate", deviation))))      # x * x.conj()
+    total = _reduce("add", squares, axis, dtype, out, keepdims, _NoValue, where, True)
     dof = call(np.subtract, (wrap(reshape_node(count, total.shape)), ddof))._n()
     result = _divide_as(total, dof)
     bad = _uf("less_equal", dof, nodes.scalar(0, dof.dtype))
@@ -818,7 +828,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
            mean=_NoValue, correction=_NoValue):
     """:func:`var` ignoring NaN; slices with ``N - ddof <= 0`` non-NaN values give NaN."""
     ddof, node = _ddof(ddof, correction), to_node(a)
-    if node.dtype.kind != "f":
+    if node.dtype.kind not in "fc":
         return var(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
     return _emit(_nanvar(node, axis, dtype, out, ddof, keepdims, where, mean), out,
                  _deviation_order(a, axis, keepdims, where))
@@ -829,7 +839,7 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
            mean=_NoValue, correction=_NoValue):
     """:func:`std` ignoring NaN; see :func:`nanvar`."""
     ddof, node = _ddof(ddof, correction), to_node(a)
-    if node.dtype.kind != "f":
+    if node.dtype.kind not in "fc":
         return std(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
     return _emit(_sqrt_as(_nanvar(node, axis, dtype, out, ddof, keepdims, where, mean), out),
                  out, _deviation_order(a, axis, keepdims, where))

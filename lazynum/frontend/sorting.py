@@ -23,7 +23,7 @@ from ..expr.shapes import normalize_axis
 from .manipulation import ravel
 
 __all__ = ["sort", "argsort", "lexsort", "searchsorted", "unique", "unique_values",
-           "unique_counts", "unique_inverse", "unique_all"]
+           "unique_counts", "unique_inverse", "unique_all", "sort_complex"]
 
 _apply = nodes.apply
 # NumPy reads a sort kind by its first letter; "mergesort" and "stable" are one algorithm.
@@ -322,3 +322,12 @@ def unique_inverse(x):
 def unique_all(x):
     """``(values, indices, inverse_indices, counts)`` namedtuple (``numpy.unique_all``; syncs)."""
     return _lazy(np.unique_all(_numpy_input(x)))
+
+
+def sort_complex(a):
+    """``a`` sorted along its last axis by real part, then imaginary part, as a complex array
+    (``numpy.sort_complex``: int8/int16/uint8/uint16 become complex64, the rest complex128)."""
+    b = sort(a)
+    if b.dtype.kind == "c":
+        return b
+    return b.astype(np.complex64 if b.dtype.char in "bhBH" else np.complex128)

@@ -167,7 +167,9 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     if fact <= 0:           # (NumPy warns "Degrees of freedom <= 0 for slice")
         fact = 0.0
     centred = call(np.subtract, (x, mean(x, axis=1)[:, None]))
-    c = matmul(centred, transpose(centred))
+    # NumPy's dot(X, X.T.conj()): the conjugate only matters (and is only taken) for complex
+    c = matmul(centred, transpose(call(np.conjugate, (centred,)) if centred.dtype.kind == "c"
+                                  else centred))
     with np.errstate(divide="ignore"):
         scale = np.true_divide(1, fact)
     return squeeze(call(np.multiply, (c, scale)))

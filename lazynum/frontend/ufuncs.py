@@ -12,9 +12,9 @@ NumPy 2 rules kept here (NEP 50):
 * Python ``bool`` behaves exactly as ``numpy.bool_`` (the lowest kind, never changes a result).
 * Comparisons against an out-of-range Python int are exact (``int8_array < 300`` is all
   ``True``): the result is a constant that does not depend on the data.
-* Loops NumPy runs in float16 cannot run here (lazynum has no float16): a result NumPy would
-  give as float16 (``sin`` of int8/uint8/bool) raises ``TypeError``; a float16 *input* with a
-  non-float16 output (``signbit`` of uint8) runs in float32, which gives the same values.
+* Python ``complex`` is weak too: ``float32_array * 1j`` is complex64.
+* Every loop NumPy has runs here, float16 and complex ones included; a loop NumPy lacks
+  (``floor`` of complex, ``complex % 2``) is NumPy's own ``UFuncTypeError`` at the call.
 """
 from __future__ import annotations
 
@@ -37,8 +37,6 @@ _apply = nodes.apply
 _scalar = nodes.scalar
 _Node = nodes.Node
 _BOOL = dtypes.BOOL
-_F16 = np.dtype(np.float16)
-_F32 = np.dtype(np.float32)
 _I32 = np.dtype(np.int32)
 _SUPPORTED = dtypes.SUPPORTED
 _INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
@@ -60,21 +58,21 @@ def _classify(x):
     if t is ndarray or t is scalar_result:
         node = x._n()
         return node, node.dtype
-    if t is int or t is float:
+    if t is int or t is float or t is complex:
         return x, t
     if t is bool:
         return x, _BOOL
-    if isinstance(x, complex) and not isinstance(x, np.generic):
-        raise TypeError("lazynum does not support complex numbers")
     if is_weak(x):             # subclasses of Python's scalar types (not NumPy scalars)
         if isinstance(x, bool):
             return bool(x), _BOOL
+        if isinstance(x, complex):
+            return complex(x), complex
         return (int(x), int) if isinstance(x, int) else (float(x), float)
     node = to_node(x)
     return node, node.dtype
 
 
-# (ufunc, operand types, dtype, casting) -> the loop lazynum runs (float16 adjusted, checked)
+# (ufunc, operand types, dtype, casting) -> NumPy's loop for them (checked once)
 _loops: dict = {}
 
 
@@ -98,25 +96,11 @@ def _resolve(uf, types, dtype, casting):
             raise
         strong = (types[0], dtypes.INT64 if types[0] == _BOOL else _I32)
         loop = uf.resolve_dtypes(strong + (None,) * nout, **kwargs)
-    if _F16 in loop:
-        if _F16 in loop[nin:]:
-            raise Float16LoopError(uf, types, loop)
-        loop = tuple(_F32 if dt == _F16 else dt for dt in loop[:nin]) + loop[nin:]
     for dt in loop:
         if dt not in _SUPPORTED:
             dtypes.check(dt, f"ufunc {uf.__name__}")
     _loops[key] = loop
     return loop
-
-
-class Float16LoopError(TypeError):
-    """NumPy would run (and return) float16, which lazynum does not have."""
-
-    def __init__(self, uf, types, loop):
-        names = ", ".join(t.__name__ if isinstance(t, type) else str(t) for t in types)
-        super().__init__(f"ufunc '{uf.__name__}' on {names} gives float16 in NumPy; lazynum "
-                         "does not support float16 (cast the input to float32 first)")
-        self.loop = loop
 
 
 def _check_huge_int_into_integer_out(items, out):
@@ -131,7 +115,7 @@ def _check_huge_int_into_integer_out(items, out):
 
 
 def _check_out_casting(uf, loop, out, casting):
-    """Raise NumPy's output-casting error for ``out`` (before lazynum's float16 error)."""
+    """Raise NumPy's output-casting error for ``out``."""
     outs = out if isinstance(out, tuple) else (out,)
     for i, (dt, target) in enumerate(zip(loop[uf.nin:], outs)):
         tdtype = getattr(target, "dtype", None)
@@ -237,13 +221,7 @@ def call(uf: np.ufunc, args, out=None, where=True, dtype=None, casting="same_kin
             if _numpy_has_loop(uf, types, dtype, casting):
                 _check_shapes(args, out)
             raise
-    try:
-        loop = _resolve(uf, types, dtype, casting)
-    except Float16LoopError as exc:
-        if out is not None:
-            _check_out_casting(uf, exc.loop, out, casting)
-        _check_shapes(args, out)
-        raise
+    loop = _resolve(uf, types, dtype, casting)
     if out is not None:
         _check_huge_int_into_integer_out(items, out)
         _check_out_casting(uf, loop, out, casting)   # NumPy checks casting before shapes
@@ -269,15 +247,15 @@ def call(uf: np.ufunc, args, out=None, where=True, dtype=None, casting="same_kin
 def power_shortcut(a, exponent):
     """The unary ufunc NumPy's ``a ** exponent`` operator (and ``**=``) calls instead of
     ``power``, or None: ``square`` for an exact Python int 2 on any array (so a bool array
-    squared is int8), and on a float array ``reciprocal`` for an exact int -1 and ``sqrt``
+    squared is int8), and on a float or complex array ``reciprocal`` for an exact int -1 and ``sqrt``
     for an exact float 0.5 (NumPy's ``fast_scalar_power``: not ``np.power``, whose float
     loop has fast cases of its own, nor a NumPy scalar or Python bool exponent)."""
     kind = type(exponent)
     if kind is int:
         if exponent == 2:
             return np.square
-        return np.reciprocal if exponent == -1 and a.dtype.kind == "f" else None
-    if kind is float and exponent == 0.5 and a.dtype.kind == "f":
+        return np.reciprocal if exponent == -1 and a.dtype.kind in "fc" else None
+    if kind is float and exponent == 0.5 and a.dtype.kind in "fc":
         return np.sqrt
     return None
 

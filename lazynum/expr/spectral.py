@@ -1,0 +1,65 @@
+"""Discrete Fourier transforms as one extern primitive: NumPy's ``numpy.fft`` call.
+
+``fft`` carries ``(name, s, axes, norm)``: which ``numpy.fft`` transform (``fft``, ``ifft``,
+``rfft``, ``irfft``, ``hfft``, ``ihfft`` along one axis; ``fftn``, ``ifftn``, ``rfftn``,
+``irfftn`` along several), the transform length per axis (resolved by the front end:
+NumPy's defaults made explicit), the non-negative axes and the normalization.  Its
+reference is NumPy's own call (pocketfft), so values are NumPy's bit for bit; in a compiled
+program it is an extern step (a fusion boundary, not a sync).
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from . import derivatives as _d
+from .registry import EXTERN, declare_lowering, register
+
+ONE_AXIS = frozenset({"fft", "ifft", "rfft", "irfft", "hfft", "ihfft"})
+TO_HALF = frozenset({"rfft", "ihfft", "rfftn"})         # last axis: n // 2 + 1 outputs
+FROM_HALF = frozenset({"irfft", "hfft", "irfftn"})      # last axis: n real outputs
+
+
+def output_shape(shape, name, s, axes) -> tuple:
+    """The transform's result shape: each axis gets its length, the last transformed axis
+    ``n // 2 + 1`` for the real-to-half transforms."""
+    out = list(shape)
+    for k, (axis, n) in enumerate(zip(axes, s)):
+        last = k == len(axes) - 1
+        out[axis] = n // 2 + 1 if last and name in TO_HALF else n
+    return tuple(out)
+
+
+def _shape(args, attrs):
+    name, s, axes, _ = attrs
+    return output_shape(args[0].shape, name, s, axes)
+
+
+@functools.lru_cache(maxsize=256)
+def result_dtype(name: str, dtype) -> np.dtype:
+    """NumPy's result dtype of transform ``name`` on ``dtype`` (asked of NumPy on a tiny
+    array; its TypeError, e.g. ``rfft`` of complex input, propagates)."""
+    probe = np.zeros((4,) if name in ONE_AXIS else (4, 4), dtype)
+    return np.dtype(getattr(np.fft, name)(probe).dtype)
+
+
+def _dtype(args, attrs):
+    return result_dtype(attrs[0], args[0].dtype)
+
+
+def transform(array, name, s, axes, norm):
+    """NumPy's ``numpy.fft.<name>`` with every length and axis explicit."""
+    function = getattr(np.fft, name)
+    if name in ONE_AXIS:
+        return function(array, n=s[0], axis=axes[0], norm=norm)
+    return function(array, s=s, axes=axes, norm=norm)
+
+
+FFT = register("fft", "extern", shape=_shape, dtype=_dtype,
+               reference=lambda arrays, attrs: transform(arrays[0], *attrs),
+               doc="numpy.fft's transform attrs[0] with lengths attrs[1] along axes attrs[2], "
+                   "normalization attrs[3].")
+declare_lowering(FFT, EXTERN)
+FFT.vjp = _d.not_written("numpy.fft transforms", " (gradients through complex values are not "
+                                                 "supported)")
