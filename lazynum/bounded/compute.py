@@ -12,7 +12,7 @@ import numpy as np
 from ..frontend import creation, manipulation, mathfuncs, reductions, sorting
 from ..control import telemetry
 from ..array import layout as layouts
-from ..array.arraytype import ndarray, wrap, wrap_ordered
+from ..array.arraytype import ndarray, wrap_ordered
 from ..array.conversion import to_array
 from ..expr import node as nodes
 from ..expr.checks import ASSERT_ALL

@@ -64,19 +64,14 @@ class ArrayNamespaceInfo:
         for k in kinds:
             if k is not None and k not in _KINDS:
                 raise ValueError(f"unsupported kind: {k!r}")
-        supported = sorted(dtypes.SUPPORTED, key=_standard_order)
-        return {dt.name: dt for dt in supported if _standard_order(dt) < len(_STANDARD_DTYPES)
+        return {dt.name: dt for dt in _STANDARD_DTYPES if dt in dtypes.SUPPORTED
                 and (kind is None or any(np.isdtype(dt, k) for k in kinds))}
 
 
+# The standard's dtypes, in its listing order (float16 is NumPy's, not the standard's).
 _STANDARD_DTYPES = tuple(np.dtype(t) for t in (
     np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
     np.float32, np.float64, np.complex64, np.complex128))
-
-
-def _standard_order(dt) -> int:
-    """Position in the standard's listing (dtypes outside the standard sort last)."""
-    return _STANDARD_DTYPES.index(dt) if dt in _STANDARD_DTYPES else len(_STANDARD_DTYPES)
 
 
 def __array_namespace_info__() -> ArrayNamespaceInfo:  # noqa: N807 (the standard's name)
