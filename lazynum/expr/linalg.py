@@ -359,3 +359,35 @@ PINV = _register("linalg_pinv", lambda args, attrs: _stack(args[0].shape, "pinv"
                  lambda arrays, attrs: np.linalg.pinv(arrays[0], rcond=attrs[0], hermitian=attrs[1]),
                  "numpy.linalg.pinv; attrs (rcond, hermitian).")
 PINV.vjp = _d.not_written("numpy.linalg.pinv")
+
+
+# --- least squares ------------------------------------------------------------------------------
+
+def lstsq_parts(m, n, k) -> list:
+    """Per-problem shapes of (x, residuals, rank, s) packed by ``linalg_lstsq``."""
+    return [(n, k), (k,), (), (min(m, n),)]
+
+
+def _lstsq_shape(args, attrs):
+    a, b = tuple(args[0].shape), tuple(args[1].shape)
+    if len(a) != 2 or len(b) != 2:
+        raise LinAlgError("linalg_lstsq takes 2-d a and b (the front end makes a vector b a "
+                          "column)")
+    if a[0] != b[0]:
+        raise LinAlgError("Incompatible dimensions")
+    return packed_layout((), lstsq_parts(a[0], a[1], b[1]))[0]
+
+
+def _lstsq_reference(arrays, attrs):
+    a, b = arrays
+    x, resids, rank, s = np.linalg.lstsq(a, b, rcond=attrs[0])
+    if resids.shape != (b.shape[1],):       # NumPy's empty residuals: the front end hides them
+        resids = np.zeros(b.shape[1], a.dtype)
+    return _pack((), (x, resids.astype(a.dtype), np.asarray(rank, a.dtype), s.astype(a.dtype)))
+
+
+LSTSQ = _register("linalg_lstsq", _lstsq_shape, _lstsq_reference,
+                  "numpy.linalg.lstsq of 2-d a and b; attrs (rcond,): x, the residuals (zeros "
+                  "where NumPy's are empty), the rank and s packed in a's dtype along one axis "
+                  "(packed_layout).")
+LSTSQ.vjp = _d.not_written("numpy.linalg.lstsq")

@@ -8,27 +8,29 @@ NumPy at run time: no sync, fused with what is around it, differentiable where
 ``expr.linalg`` has a VJP.  Shape errors are NumPy's, raised at the call; errors only the
 data reveals (``LinAlgError: Singular matrix``) are raised at the sync, naming the call's
 line.  Results with several parts are NumPy's named tuples of views of one packed node.
-What has no lazy form here (``eig``/``eigvals``: complex results; ``lstsq``: its rank and
-residuals decide sizes; ``svd(hermitian=True)``, ``qr(mode='raw')``) runs as a counted
-NumPy fallback.
+``lstsq``'s residuals are empty unless the rank is full and ``M > N``: when ``M > N`` they
+are a bounded array (``K`` values or none, decided at run time).  ``tensorsolve`` and
+``tensorinv`` are NumPy's reshapes around ``solve`` and ``inv``.  What has no lazy form here
+(``eig``/``eigvals``: their dtype depends on the data; ``svd(hermitian=True)``,
+``qr(mode='raw')``) runs as a counted NumPy fallback.
 """
 from __future__ import annotations
 
 import numpy as np
 from numpy.linalg import _linalg as _np_linalg
 
-from ..array.arraytype import wrap
+from ..array.arraytype import ndarray, wrap
 from ..array.conversion import cast, to_node
 from ..expr import node as nodes
 from ..expr.complex_parts import real_node
 from ..expr.extern import MATMUL
-from ..expr.linalg import (CHOLESKY, DET, EIGH, EIGVALSH, INV, PINV, QR, SLOGDET, SOLVE, SVD,
-                           packed_layout, part_view_attrs, qr_parts, svd_parts)
+from ..expr.linalg import (CHOLESKY, DET, EIGH, EIGVALSH, INV, LSTSQ, PINV, QR, SLOGDET, SOLVE,
+                           SVD, lstsq_parts, packed_layout, part_view_attrs, qr_parts, svd_parts)
 from ..expr.movement import VIEW
 from ..expr.shapes import c_strides
 from . import reductions
 from .fallbacks import numpy_function
-from .manipulation import moveaxis
+from .manipulation import moveaxis, reshape, transpose
 from .mathfuncs import where
 from .ufuncs import call
 
@@ -233,6 +235,90 @@ def svd_norm(x, ord, axes, keepdims):
         shape[row] = shape[col] = 1
         result = result.reshape(tuple(shape))
     return result
+
+
+def lstsq(a, b, rcond=None):
+    """Least-squares solution of ``a @ x = b`` (``numpy.linalg.lstsq``).
+
+    Parameters
+    ----------
+    a : (M, N) array_like
+        Coefficient matrix.
+    b : (M,) or (M, K) array_like
+        Ordinate values.
+    rcond : float, optional
+        Singular values at most ``rcond`` times the largest count as zero; the default is
+        NumPy 2's, machine epsilon times ``max(M, N)``.
+
+    Returns
+    -------
+    x : (N,) or (N, K) lazynum.ndarray
+        The solution.
+    residuals : (1,), (K,) or (0,) array
+        Squared residual norms, empty unless the rank is ``N`` and ``M > N`` (NumPy's rule):
+        when ``M > N`` a bounded array whose size (``K`` or 0) is known at run time.
+    rank : 0-d int32 lazynum.ndarray
+        The effective rank of ``a``.
+    s : (min(M, N),) lazynum.ndarray
+        The singular values of ``a``.
+
+    Raises
+    ------
+    LinAlgError
+        ``a`` or ``b`` not 2-d (``b`` 1-d is allowed), or their first dims differ; at the
+        sync, when the SVD does not converge.
+    """
+    a, b = _operands(a, b)
+    for node in (a, b):
+        if len(node.shape) != 2 and not (node is b and len(node.shape) == 1):
+            raise np.linalg.LinAlgError(f"{len(node.shape)}-dimensional array given. Array "
+                                        "must be two-dimensional")
+    vector = len(b.shape) == 1
+    if vector:
+        b = _apply(VIEW, (b,), ((b.shape[0], 1), (1, 0), 0))
+    (m, n), k = tuple(a.shape), b.shape[1]
+    if rcond is None:
+        rcond = np.finfo(a.dtype).eps * max(n, m)
+    packed = _apply(LSTSQ, (a, b), (float(rcond),))
+    x, resids, rank, s = _parts(packed, (), lstsq_parts(m, n, k))
+    rank = _real(rank).astype(np.int32)
+    resids = _real(resids)
+    if m <= n:
+        resids = resids[:0]
+    else:           # NumPy's residuals exist only at full rank: k values or none
+        resids = resids[:where(call(np.equal, (rank, n)), k, 0)]
+    return x[:, 0] if vector else x, resids, rank, _real(s)
+
+
+def tensorsolve(a, b, axes=None):
+    """Solve the tensor equation ``tensordot(a, x, x.ndim) = b`` for ``x``
+    (``numpy.linalg.tensorsolve``): ``solve`` of ``a`` reshaped to a square matrix."""
+    a, b = (x if isinstance(x, ndarray) else wrap(to_node(x)) for x in (a, b))
+    an = a.ndim
+    if axes is not None:
+        order = list(range(an))
+        for k in axes:
+            order.remove(k)
+            order.insert(an, k)
+        a = transpose(a, order)
+    old_shape = a.shape[-(an - b.ndim):]
+    prod = int(np.prod(old_shape, dtype=np.int64))
+    if a.size != prod ** 2:
+        raise np.linalg.LinAlgError("Input arrays must satisfy the requirement "
+                                    "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
+    return reshape(solve(reshape(a, (prod, prod)), reshape(b, (-1,))), old_shape)
+
+
+def tensorinv(a, ind=2):
+    """The inverse of ``a`` for ``tensordot`` over its first ``ind`` axes
+    (``numpy.linalg.tensorinv``): ``inv`` of ``a`` reshaped to a square matrix."""
+    a = a if isinstance(a, ndarray) else wrap(to_node(a))
+    if ind <= 0:
+        raise ValueError("Invalid ind argument.")
+    old_shape = tuple(a.shape)
+    inverse_shape = old_shape[ind:] + old_shape[:ind]
+    prod = int(np.prod(old_shape[ind:], dtype=np.int64))
+    return reshape(inv(reshape(a, (prod, -1))), inverse_shape)
 
 
 _numpy_svd = numpy_function(np.linalg.svd, "numpy.linalg.svd")

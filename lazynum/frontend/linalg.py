@@ -31,8 +31,9 @@ from .manipulation import moveaxis, ravel, reshape, transpose
 __all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "einsum", "kron", "vecdot", "matvec",
            "vecmat"]
 from . import lapack, reductions
-from .lapack import (cholesky, cond, det, eigh, eigvalsh, inv, matrix_power,  # noqa: F401
-                     matrix_rank, pinv, qr, slogdet, solve, svd, svdvals)
+from .lapack import (cholesky, cond, det, eigh, eigvalsh, inv, lstsq, matrix_power,  # noqa: F401
+                     matrix_rank, pinv, qr, slogdet, solve, svd, svdvals, tensorinv, tensorsolve)
+from .contraction_order import chain_order
 from .array_api_linalg import cross, diagonal, matrix_transpose, trace  # noqa: F401
 from .fallbacks import numpy_function, resolve
 from .manipulation import squeeze
@@ -620,6 +621,38 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
         raise np.linalg.LinAlgError(f"{x.ndim}-dimensional array given. Array must be at least "
                                     "two-dimensional")
     return norm(x, axis=(-2, -1), keepdims=keepdims, ord=ord)
+
+
+def multi_dot(arrays, *, out=None):
+    """The product of a chain of matrices in the cheapest order (``numpy.linalg.multi_dot``).
+
+    The order comes from the static shapes (``contraction_order.chain_order``); the first
+    array may be 1-d (a row vector) and the last 1-d (a column vector), as in NumPy.
+    """
+    arrays = [to_array(a) for a in arrays]
+    if len(arrays) < 2:
+        raise ValueError("Expecting at least two arrays.")
+    if len(arrays) == 2:
+        return dot(arrays[0], arrays[1], out=out)
+    first, last = arrays[0].ndim, arrays[-1].ndim
+    if first == 1:
+        arrays[0] = reshape(arrays[0], (1, -1))
+    if last == 1:
+        arrays[-1] = reshape(arrays[-1], (-1, 1))
+    for a in arrays:
+        if a.ndim != 2:
+            raise np.linalg.LinAlgError(f"{a.ndim}-dimensional array given. Array must be "
+                                        "two-dimensional")
+    order = chain_order([int(a.shape[0]) for a in arrays] + [int(arrays[-1].shape[1])])
+
+    def product(tree, out=None):
+        if isinstance(tree, int):
+            return arrays[tree]
+        return dot(product(tree[0]), product(tree[1]), out=out)
+    result = product(order, out=out if first != 1 and last != 1 else None)
+    if first == 1 and last == 1:
+        return result[0, 0]
+    return ravel(result) if first == 1 or last == 1 else result
 
 
 def __getattr__(name):
