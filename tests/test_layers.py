@@ -18,6 +18,7 @@ LAYERS = (
     "lazynum.distributed",  # Dask clusters: distributed inputs, cut -> Dask graph, block programs
     "lazynum.autograd",     # grad / vjp / jvp over the front end
     "lazynum.bounded",      # data-dependent shapes, plugged into the front end by dispatch
+    "lazynum.eager",        # NumPy-backed arrays of dtypes with no lazy form, by dispatch
     "lazynum.frontend",     # NumPy semantics -> graph nodes
     "lazynum.array",        # the ndarray data model, layouts, dtypes, conversion
     "lazynum.runtime",      # sync, compile cache, disk cache, failed-write undo

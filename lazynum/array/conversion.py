@@ -44,7 +44,7 @@ def numpy_constant(value, dtype=None) -> "nodes.Node":
     """A leaf node holding a private copy of ``value`` converted by NumPy."""
     array = np.array(value, dtype=dtype, copy=True)
     if array.dtype.kind == "O":
-        raise TypeError(f"cannot convert {type(value).__name__} to a lazynum array "
+        raise dtypes.UnsupportedDtype(f"cannot convert {type(value).__name__} to a lazynum array "
                         "(NumPy would make an object array)")
     dtypes.check(array.dtype, "array data")
     array.flags.writeable = False

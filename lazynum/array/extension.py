@@ -13,6 +13,9 @@ The front end never imports ``lazynum.bounded``; it calls through this table, wh
 - ``register_hook(name, function)`` / ``hook(name)``: what the front end asks of the
   extension when its own arguments produce one (``x[mask]`` is a bounded selection; a ufunc
   over a bounded array).
+- ``register_numpy_backed(cls)``: values of ``cls`` (``lazynum.eager``'s arrays of dtypes
+  with no lazy form) are lazynum arrays holding a NumPy array (``__lazynum_numpy__()``);
+  the NumPy fallbacks hand that array itself to NumPy, so writes alias as in NumPy.
 """
 from __future__ import annotations
 
@@ -26,6 +29,17 @@ _HOOKS: dict = {}
 
 def register_type(cls) -> None:
     TYPES.add(cls)
+
+
+NUMPY_BACKED: set = set()       # lazynum array types that hold a NumPy array
+
+
+def register_numpy_backed(cls) -> None:
+    NUMPY_BACKED.add(cls)
+
+
+def is_numpy_backed(value) -> bool:
+    return type(value) in NUMPY_BACKED
 
 
 def is_extension(value) -> bool:

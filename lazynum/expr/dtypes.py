@@ -37,10 +37,16 @@ FLOAT16 = _np.dtype(float16)
 COMPLEX = frozenset((_np.dtype(complex64), _np.dtype(complex128)))
 
 
+class UnsupportedDtype(TypeError):
+    """A dtype lazynum has no lazy form of (datetime, strings, structured, object,
+    longdouble): the namespace catches it and runs the operation on NumPy-backed arrays
+    (``lazynum.eager``); without that layer it is the TypeError users see."""
+
+
 def check(dt: _np.dtype, what: str = "array") -> _np.dtype:
-    """Raise TypeError unless ``dt`` is a dtype lazynum computes with."""
+    """Raise UnsupportedDtype (a TypeError) unless ``dt`` is a dtype lazynum computes with."""
     if dt not in SUPPORTED:
-        raise TypeError(f"lazynum does not support dtype {dt} (for {what}); supported: "
+        raise UnsupportedDtype(f"lazynum does not support dtype {dt} (for {what}); supported: "
                         + ", ".join(sorted(str(d) for d in SUPPORTED)))
     return dt
 

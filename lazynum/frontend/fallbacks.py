@@ -21,6 +21,7 @@ from ..control import telemetry as metrics
 from ..array import extension
 from ..array.arraytype import ndarray, wrap
 from ..array.conversion import numpy_constant
+from ..expr import dtypes
 from ..runtime import sync_nodes
 
 # Names NumPy exports that must not be wrapped: types, constants and modules are returned
@@ -113,7 +114,8 @@ METADATA = {
 
 # -- fallbacks --------------------------------------------------------------------------------
 def _collect(value, found: dict) -> None:
-    """The lazy arrays in ``value`` (nested lists, tuples and dicts), by id."""
+    """The lazy arrays in ``value`` (nested lists, tuples and dicts), by id (NumPy-backed
+    ones too: they need no sync)."""
     if isinstance(value, ndarray):
         found.setdefault(id(value), value)
     elif isinstance(value, (list, tuple)):
@@ -162,12 +164,18 @@ class _Copies:
         found: dict = {}
         for value in values:
             _collect(value, found)
+        self.copy_of: dict = {}         # id(lazy) -> copy
+        self.lazy_of: dict = {}         # id(copy) -> lazy
+        self.numpy_backed = []          # NumPy-backed arguments: NumPy gets their own array
+        for array in [a for a in found.values() if extension.is_numpy_backed(a)]:
+            del found[id(array)]
+            data = array.__lazynum_numpy__()
+            self.numpy_backed.append(data)
+            self.copy_of[id(array)], self.lazy_of[id(data)] = data, array
         arrays = list(found.values())
         nodes = [array._n() for array in arrays]
         sync_nodes(nodes, "fallback")
         self.entries = []               # (lazy array, synced value, NumPy copy)
-        self.copy_of: dict = {}         # id(lazy) -> copy
-        self.lazy_of: dict = {}         # id(copy) -> lazy
         windows: dict = {}              # (storage, layout, dtype) -> the copy it got
         for array, node in zip(arrays, nodes):
             readonly = array._view is not None and array._view.readonly
@@ -200,7 +208,7 @@ class _Copies:
             lazy = self.lazy_of.get(id(value))
             if lazy is not None and self.copy_of[id(lazy)] is value:
                 return lazy
-            return _wrap_result(value) if wrap_new else value
+            return _wrap_result(value, self.numpy_backed) if wrap_new else value
         if isinstance(value, tuple):
             return tuple(self.from_numpy(v, wrap_new) for v in value)
         if isinstance(value, list):
@@ -208,12 +216,13 @@ class _Copies:
         return value
 
 
-def _wrap_result(value):
-    if value.dtype.kind in "biuf":
-        try:
-            return wrap(numpy_constant(value))
-        except TypeError:
-            return value
+def _wrap_result(value, numpy_backed):
+    """A new lazy leaf for NumPy's result; of a dtype with no lazy form, a NumPy-backed
+    array (``lazynum.eager``: a view of a NumPy-backed argument stays a view of it)."""
+    if value.dtype in dtypes.SUPPORTED:
+        return wrap(numpy_constant(value))
+    if extension.NUMPY_BACKED:
+        return extension.hook("numpy_backed")(value, numpy_backed)
     return value
 
 
