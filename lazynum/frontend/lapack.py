@@ -268,6 +268,13 @@ def lstsq(a, b, rcond=None):
         ``a`` or ``b`` not 2-d (``b`` 1-d is allowed), or their first dims differ; at the
         sync, when the SVD does not converge.
     """
+    x, resids, _, rank, s = lstsq_padded(a, b, rcond)
+    return x, resids, rank, s
+
+
+def lstsq_padded(a, b, rcond=None):
+    """``lstsq``'s results with the residuals twice: NumPy's (maybe empty, bounded) and as
+    ``K`` values that are zeros where NumPy's are empty (what ``polyfit(cov=True)`` scales)."""
     a, b = _operands(a, b)
     for node in (a, b):
         if len(node.shape) != 2 and not (node is b and len(node.shape) == 1):
@@ -282,12 +289,12 @@ def lstsq(a, b, rcond=None):
     packed = _apply(LSTSQ, (a, b), (float(rcond),))
     x, resids, rank, s = _parts(packed, (), lstsq_parts(m, n, k))
     rank = _real(rank).astype(np.int32)
-    resids = _real(resids)
+    padded = _real(resids)
     if m <= n:
-        resids = resids[:0]
+        resids = padded[:0]
     else:           # NumPy's residuals exist only at full rank: k values or none
-        resids = resids[:where(call(np.equal, (rank, n)), k, 0)]
-    return x[:, 0] if vector else x, resids, rank, _real(s)
+        resids = padded[:where(call(np.equal, (rank, n)), k, 0)]
+    return x[:, 0] if vector else x, resids, padded, rank, _real(s)
 
 
 def tensorsolve(a, b, axes=None):
