@@ -30,6 +30,7 @@ from .frontend.mathfuncs import *         # noqa: F401,F403
 from .frontend.linalg import *            # noqa: F401,F403
 from .frontend.sorting import *           # noqa: F401,F403
 from .frontend.binning import *           # noqa: F401,F403
+from .frontend.counting import *          # noqa: F401,F403
 from .frontend.statistics import *        # noqa: F401,F403
 from .frontend.selecting import *         # noqa: F401,F403
 from .frontend.series import *            # noqa: F401,F403

@@ -54,7 +54,7 @@ REASONS = {
     "calls Python code per slice or element": (
         "apply_along_axis", "apply_over_axes", "frompyfunc", "piecewise", "nested_iters"),
     "not lazy yet": (
-        "bincount", "histogram2d", "histogramdd", "i0", "packbits",
+        "histogram2d", "histogramdd", "i0", "packbits",
         "unpackbits", "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul", "polysub",
         "einsum_path", "trim_zeros", "asmatrix", "bmat", "linalg.lstsq", "linalg.tensorsolve",
         "linalg.tensorinv", "linalg.multi_dot"),

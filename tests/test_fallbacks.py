@@ -54,7 +54,7 @@ def test_top_level_numpy_functions_without_lazy_versions_fall_back():
     a = np.arange(10.0)
     x = lnp.asarray(a) * 1.0
     S.assert_same(lnp.polyfit(x, x * 2.0, 1), np.polyfit(a, a * 2.0, 1))
-    S.assert_same(lnp.bincount(lnp.asarray([0, 1, 1, 3])), np.bincount([0, 1, 1, 3]))
+    S.assert_same(lnp.trim_zeros(lnp.asarray([0, 1, 1, 3, 0])), np.trim_zeros(np.array([0, 1, 1, 3, 0])))
     assert lnp.metrics()["fallbacks"] == 2
 
 

@@ -250,7 +250,8 @@ def _register_forms() -> None:
     extension.register_type(BoundedArray)
     for name, function in (("mask_select", producers.mask_select), ("mask_assign", producers.mask_assign),
                            ("gather", bounded_indexing.gather), ("lazy_slice", bounded_indexing.lazy_slice),
-                           ("materialized", materialized), ("ufunc", compute.ufunc)):
+                           ("materialized", materialized), ("ufunc", compute.ufunc),
+                           ("bounded", BoundedArray)):
         extension.register_hook(name, function)
     form = extension.register_form
     form("reshape", lambda original: _first_is_bounded(original, _reshape_function))
