@@ -48,6 +48,7 @@ from .frontend.contraction_order import *  # noqa: F401,F403
 from .frontend.polynomials import *       # noqa: F401,F403
 from .frontend.bits import *              # noqa: F401,F403
 from .frontend.bessel import *            # noqa: F401,F403
+from .frontend.binning_nd import *        # noqa: F401,F403
 from .frontend.ufuncs import UFUNCS as _UFUNCS, ufunc
 from .frontend import methods as _methods, protocols as _protocols  # noqa: F401  (install methods)
 from .frontend.sync_api import sync, graph_text, graph_dot, graph_hash
@@ -67,7 +68,8 @@ from .frontend import (creation as _c, manipulation as _m, joining as _j, paddin
     statistics as _st, selecting as _sel, series as _ser, setops as _set, assigning as _asg,
     windows as _win, index_grids as _grid, editing as _edit, array_api as _api,
     blocking as _blk, requirements as _req, contraction_order as _order,
-    polynomials as _poly, bits as _bits, bessel as _bessel)
+    polynomials as _poly, bits as _bits, bessel as _bessel,
+    binning_nd as _bin_nd)
 from .frontend.indexing import basic as _i, advanced as _a  # noqa: E402
 from .frontend.fallbacks import resolve as _resolve  # noqa: E402
 from .frontend import linalg  # noqa: E402  (lazynum.linalg: its functions, NumPy's others as fallbacks)
@@ -88,7 +90,7 @@ from .control.version import __version__  # noqa: E402
 __all__ = sorted(set(
     [n for mod in (_c, _m, _j, _p, _i, _a, _r, _f, _l, _s, _mem, _b, _st, _sel, _ser, _set, _asg,
                    _win, _grid, _edit, _api, _blk, _req, _order, _poly, _bits,
-                   _bessel)
+                   _bessel, _bin_nd)
      for n in getattr(mod, "__all__", [])]
     + list(_UFUNCS) + ["ndarray", "sync", "config", "metrics", "metrics_report", "reset_metrics",
                        "newaxis", "pi", "e", "inf", "nan", "dtype", "finfo", "iinfo", "result_type",
