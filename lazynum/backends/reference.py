@@ -17,6 +17,7 @@ import numpy as np
 
 from ..control import telemetry as metrics
 from ..compile.cut import SizeSlot, fill, has_slot
+from ..expr import fp_state
 from ..expr.registry import lookup
 
 NAME = "numpy"
@@ -76,10 +77,13 @@ class Program:
 
     def run(self, inputs, sizes, sites=None):
         values = [None] * len(self.steps)
-        with np.errstate(all="ignore"):
+        log, lines = fp_state.active_log(), fp_state.LogLines()
+        with numpy_errors(log, lines):
             for j, step in enumerate(self.steps):
                 arrays = [values[a] if a >= 0 else inputs[-1 - a] for a in step.args]
                 values[j] = self._run_step(j, step, arrays, values, sizes, sites)
+                if lines.lines:
+                    log.step(j, lines.take())
                 for dead in step.frees:
                     values[dead] = None
         metrics.counters["kernels_launched"] += len(self.steps)
@@ -123,6 +127,13 @@ def load(data: bytes) -> Program:
         return Program(steps, [int(r) for r in doc["outputs"]])
     except (KeyError, TypeError, ValueError, UnicodeDecodeError) as exc:
         raise ValueError(f"malformed reference program: {exc}") from None
+
+
+def numpy_errors(log, lines):
+    """NumPy's floating-point state for a run's NumPy calls: each error written to
+    ``lines`` in NumPy's words when the sync collects them (``log``, see
+    ``runtime/fp_errors``), else ignored."""
+    return np.errstate(all="ignore") if log is None else np.errstate(all="log", call=lines)
 
 
 def _owned_and_unshared(arrays, values) -> bool:

@@ -14,7 +14,7 @@ from ..control import telemetry
 from ..array import layout as layouts
 from ..array.arraytype import ndarray, wrap_ordered
 from ..array.conversion import to_array
-from ..expr import node as nodes
+from ..expr import fp_state, node as nodes
 from ..expr.checks import ASSERT_ALL
 from ..expr.combines import highest, identity
 from ..expr.shapes import normalize_axes, normalize_axis
@@ -140,6 +140,13 @@ def ufunc(uf, inputs, kwargs):
         kwargs = {**kwargs, "out": materialized(kwargs["out"])} if out is not None else kwargs
         return ufuncs.UFUNCS[uf.__name__](*materialized(inputs), **kwargs)
     arrays, sizes = align(inputs)
+    with fp_state.suspended():
+        # The padding (and a selection's unselected rows) hold values NumPy never computes
+        # on: their floating-point errors are not the user's (docs/floating-point.md).
+        return _padded_ufunc(uf, inputs, arrays, sizes, kwargs)
+
+
+def _padded_ufunc(uf, inputs, arrays, sizes, kwargs):
     fn = ufuncs.UFUNCS[uf.__name__]
     result = fn(*arrays, **kwargs)
     integer_power = uf is np.power and result.dtype.kind in "iu"

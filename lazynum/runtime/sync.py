@@ -16,7 +16,7 @@ import weakref
 from .. import backends
 from ..control import settings as config, telemetry as metrics
 from ..expr import graph, node as node_mod, symbolic
-from . import collector, compile_cache, writes
+from . import collector, compile_cache, fp_errors, writes
 
 
 class SyncError(RuntimeError):
@@ -155,7 +155,9 @@ def _run(outputs: list, reason: str, site: str, order=None) -> None:
     node_mod.forget_pending(len(order))
     if metrics.enabled("graph"):
         metrics.log("graph", f"sync ({reason}) at {site}:\n" + graph.format_graph(outputs))
-    values = compile_cache.execute(backends.get(), order, outputs, site)
+    with fp_errors.collecting() as fp_log:
+        values = compile_cache.execute(backends.get(), order, outputs, site)
+    fp_errors.settle(fp_log, order, outputs, site)     # warns, or raises before realizing
     for node, value in zip(outputs, values):
         node.realize(value)
     metrics.counters["nodes_computed"] += len(order)

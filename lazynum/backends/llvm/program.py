@@ -22,9 +22,10 @@ from ...control import settings, telemetry
 from ...compile.index_expr import format_atom
 from ...compile.kernel_ir import format_kernel
 from ...compile.plan import ExternStep, KernelStep, RoutineStep, donations, evaluate, make_plan
-from ..reference import InternalError
+from ...expr import fp_state
+from ..reference import InternalError, numpy_errors
 from .. import buffer_pool
-from . import compaction, jit, kernel_cache, serialize, workers
+from . import compaction, fp_flags, jit, kernel_cache, serialize, workers
 from .capabilities import SUPPORTS
 
 
@@ -133,27 +134,44 @@ class Program:
         live_externs = set()        # extern results alive: with the inputs, all that may alias
         input_owners = ({id(_owner(v)) for v in inputs if getattr(v, "ndim", 0)}
                         if self._donated else ())
-        # NumPy's floating-point state matters to extern calls only (kernels raise nothing).
-        with np.errstate(all="ignore") if self._has_externs else _NO_STATE:
+        # Floating-point errors (runtime/fp_errors): extern calls are NumPy's, which name
+        # theirs; kernels raise the CPU's sticky flags, read once at the end, before each
+        # extern call (NumPy clears them) and per worker slice (fp_flags).
+        log = fp_state.active_log() if fp_flags.SUPPORTED else None
+        lines, found = fp_state.LogLines(), None
+        if log is not None:
+            found = []
+            fp_flags.clear()
+        with numpy_errors(log, lines) if self._has_externs else _NO_STATE:
             for index, step in enumerate(self.steps):
                 if isinstance(step, KernelStep):
                     self._launch(step, self._launches[index], values, addresses, sizes,
-                                 base + self._param_offsets[index], threads)
+                                 base + self._param_offsets[index], threads, found)
                 else:
                     if isinstance(step, RoutineStep):
                         self._routine(step, values, sizes)
                     else:
+                        if found is not None:
+                            found.append(fp_flags.take())
                         self._extern(step, values, sizes, sites, live_externs, input_owners)
                         live_externs.add(step.out)
+                        if found is not None:
+                            fp_flags.take()         # the extern's own: named in `lines`
+                            if lines.lines:
+                                log.step(step.step, lines.take())
                     if step.out in self._kernel_reads:
                         addresses[step.out] = values[step.out].ctypes.data
                 for number in self.releases.get(index, ()):
                     values[number] = None
                     live_externs.discard(number)
+        if found is not None:
+            found.append(fp_flags.take())
+            log.hardware(_or(found))
         telemetry.counters["kernels_launched"] += len(self.steps)
         return [values[n] for n in self.outputs]
 
-    def _launch(self, step, launch, values, addresses, sizes, param_ptr, threads) -> None:
+    def _launch(self, step, launch, values, addresses, sizes, param_ptr, threads,
+                found=None) -> None:
         fn, args, writes, pointer_array = launch
         for number, dtype, shape in writes:
             out = values[number] = buffer_pool.empty(_shape_value(shape, sizes), dtype)
@@ -165,16 +183,21 @@ class Program:
                 block[j:j + 1].view(values[n].dtype)[0] = values[n][()]
             pointers[len(args)] = block.ctypes.data
         work = evaluate(step.work, sizes)
-        if step.split and work >= workers.MIN_PARALLEL_WORK and threads > 1:
-            if self._launch_split(step, pointers[:], param_ptr, evaluate(step.split_extent, sizes)):
+        parallel = work >= workers.MIN_PARALLEL_WORK and threads > 1
+        if parallel and found is not None:
+            found.append(fp_flags.take())   # this thread's so far: each slice starts clean
+        if step.split and parallel:
+            if self._launch_split(step, pointers[:], param_ptr, evaluate(step.split_extent, sizes),
+                                  found):
                 return
         extent = evaluate(step.extent, sizes) if step.extent is not None else 1
-        if work < workers.MIN_PARALLEL_WORK or threads <= 1:
+        if not parallel:
             fn(pointers, param_ptr, param_ptr, 0, extent)   # (workers.launch's small case, inline)
         else:
-            workers.launch(fn, pointers, param_ptr, param_ptr, extent, work)
+            workers.launch(fn if found is None else fp_flags.Flagged(fn, found),
+                           pointers, param_ptr, param_ptr, extent, work)
 
-    def _launch_split(self, step, addresses, param_ptr, extent) -> bool:
+    def _launch_split(self, step, addresses, param_ptr, extent, found=None) -> bool:
         """A full reduction on every thread: each part reduces a slice of the split loop
         into its own scratch slots, then ``finish`` combines them in order."""
         parts = min(settings.effective_threads(), extent)
@@ -186,7 +209,8 @@ class Program:
         calls = []
         for t in range(parts):
             pointers = (ctypes.c_void_p * (len(addresses) + 1))(*addresses, base + 8 * t * step.split)
-            calls.append((self._fns[f"{step.name}.part"],
+            part = self._fns[f"{step.name}.part"]
+            calls.append((part if found is None else fp_flags.Flagged(part, found),
                           (pointers, param_ptr, param_ptr, bounds[t], bounds[t + 1])))
         workers.run_all(calls)
         pointers = (ctypes.c_void_p * (len(addresses) + 1))(*addresses, base)
@@ -338,6 +362,13 @@ def _parameter_gather(steps, layout):
                     gather.append(strides_at + layout.stride_position(atom[1], atom[2]))
     return (np.asarray(constants, dtype=np.int64), np.asarray(gather or [0], dtype=np.intp),
             offsets)
+
+
+def _or(bits) -> int:
+    total = 0
+    for b in bits:
+        total |= b
+    return total
 
 
 def _owner(array):
