@@ -1,4 +1,4 @@
-"""Removing and inserting entries along an axis: ``delete`` and ``insert``.
+"""Removing and inserting entries along an axis: ``delete``, ``insert`` and ``trim_zeros``.
 
 With indices known at trace time (ints, slices, NumPy arrays: the common case) the kept
 positions are NumPy's own answer (``numpy.delete`` of ``arange(n)``, so its index rules and
@@ -9,6 +9,9 @@ count is data: the result is ``compress``'s bounded array, no sync.
 negative markers for the new entries says where each old and new entry lands (NumPy's
 ordering of equal indices, its index errors), and the result is one lazy ``take`` from the
 array followed by the values.
+
+``trim_zeros`` keeps the box around the nonzero entries: where it starts and stops along each
+axis is data, so the result is bounded along the trimmed axes (a lazy slice, no sync).
 """
 from __future__ import annotations
 
@@ -18,11 +21,14 @@ from ..array.arraytype import ndarray, wrap
 from ..array.conversion import to_node
 from ..expr.shapes import normalize_axis
 from .creation import asarray, ones
+from .fallbacks import numpy_function
 from .indexing.advanced import compress, take
 from .joining import concatenate
 from .manipulation import broadcast_to, moveaxis, ravel, reshape
+from .mathfuncs import where
+from .reductions import any as anywhere, argmax
 
-__all__ = ["delete", "insert"]
+__all__ = ["delete", "insert", "trim_zeros"]
 
 
 def _along(arr, axis) -> tuple:
@@ -77,3 +83,51 @@ def insert(arr, obj, values, axis=None):
     block = broadcast_to(values.astype(arr.dtype), block_shape)
     positions = np.where(placed >= 0, placed, n - 1 - placed)
     return take(concatenate((arr, block), axis=axis), positions, axis=axis)
+
+
+def _trim_ends(trim: str) -> tuple:
+    """``(front, back)`` from NumPy's ``trim`` letters ('f', 'b', either case)."""
+    letters = trim.lower()
+    if not letters or set(letters) - {"f", "b"}:
+        raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
+    return "f" in letters, "b" in letters
+
+
+def trim_zeros(filt, trim="fb", axis=None):
+    """``filt`` without its leading (``'f'``) and/or trailing (``'b'``) zeros along ``axis``
+    (every axis when None: the box around the nonzero entries), as ``numpy.trim_zeros``.
+
+    A lazy result is bounded along the trimmed axis (its length is data); a Python
+    sequence is trimmed by NumPy (no lazy data) and stays a sequence.  Trimming more than
+    one axis (an n-d ``filt`` with ``axis=None``) runs NumPy's function, a counted fallback:
+    a bounded array trims one axis lazily.
+    """
+    front, back = _trim_ends(trim)
+    if not isinstance(filt, ndarray):
+        if not hasattr(filt, "__array__") and not hasattr(filt, "__array_interface__"):
+            return np.trim_zeros(filt, trim, axis)
+        filt = wrap(to_node(filt))
+    if filt.ndim == 0:
+        return filt
+    axes = range(filt.ndim) if axis is None else [normalize_axis(a, filt.ndim) for a in
+                                                  (axis if isinstance(axis, tuple) else (axis,))]
+    if len(axes) > 1:
+        return _numpy_trim_zeros(filt, trim, axis)
+    nonzero = filt != 0
+    result = filt
+    for ax in axes:
+        n = int(filt.shape[ax])
+        if n == 0:
+            continue
+        along = anywhere(nonzero, axis=tuple(a for a in range(filt.ndim) if a != ax)) \
+            if filt.ndim > 1 else nonzero
+        found = anywhere(along)
+        start = where(found, argmax(along), n) if front else 0
+        stop = where(found, n - argmax(along[::-1]), 0) if back else n
+        # the axis to the front and back as methods: bounded arrays transpose as views
+        order = (ax,) + tuple(a for a in range(filt.ndim) if a != ax)
+        result = result.transpose(order)[start:stop].transpose(tuple(np.argsort(order)))
+    return result
+
+
+_numpy_trim_zeros = numpy_function(np.trim_zeros, "numpy.trim_zeros")
