@@ -6,8 +6,9 @@ Every public name of ``numpy``, ``numpy.linalg``, ``numpy.fft`` and ``numpy.rand
 * ``lazy``: lazynum's own function; it records graph nodes and never syncs.
 * ``lazy: extern``: lazy, and its work is a library call inside the compiled program
   (LAPACK, NumPy's sort, quantile or generator): a fusion boundary, not a sync.
-* ``constant``: depends on Python values alone (a window's length, a triangle's size), so
-  NumPy computes it at trace time and it enters the graph as an input.
+* ``constant``: depends on Python values and static shapes alone (a window's length, a
+  triangle's size, ``einsum_path``'s contraction order), so NumPy computes it at trace
+  time and it enters the graph as an input.
 * ``numpy object``: NumPy's own type, constant, dtype query or submodule, shared.
 * ``numpy (eager)``: NumPy runs it on synced inputs, a counted fallback; ``REASONS`` says
   why for each such name (``tests/test_census.py`` keeps the lists true).
@@ -26,12 +27,13 @@ EXTERN = frozenset({
     "linalg.solve", "linalg.inv", "linalg.det", "linalg.slogdet", "linalg.cholesky",
     "linalg.eigh", "linalg.eigvalsh", "linalg.svd", "linalg.svdvals", "linalg.qr",
     "linalg.pinv", "linalg.matrix_power", "linalg.matrix_rank", "linalg.cond", "linalg.matmul",
-    "linalg.tensordot", "linalg.norm", "sort_complex",
+    "linalg.tensordot", "linalg.norm", "sort_complex", "linalg.lstsq", "linalg.tensorsolve",
+    "linalg.tensorinv", "linalg.multi_dot", "polyfit", "polymul",
     "fft.fft", "fft.ifft", "fft.rfft", "fft.irfft", "fft.hfft", "fft.ihfft", "fft.fft2",
     "fft.ifft2", "fft.rfft2", "fft.irfft2", "fft.fftn", "fft.ifftn", "fft.rfftn", "fft.irfftn",
 })
 CONSTANT = frozenset({"bartlett", "blackman", "hamming", "hanning", "kaiser", "tril_indices",
-                      "triu_indices", "tril_indices_from", "triu_indices_from"})
+                      "triu_indices", "tril_indices_from", "triu_indices_from", "einsum_path"})
 
 # NumPy-backed names, by the reason they are not lazy.
 REASONS = {
@@ -53,11 +55,8 @@ REASONS = {
         "roots", "poly", "linalg.eig", "linalg.eigvals"),
     "calls Python code per slice or element": (
         "apply_along_axis", "apply_over_axes", "frompyfunc", "piecewise", "nested_iters"),
-    "not lazy yet": (
-        "histogram2d", "histogramdd", "i0", "packbits",
-        "unpackbits", "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul", "polysub",
-        "einsum_path", "trim_zeros", "asmatrix", "bmat", "linalg.lstsq", "linalg.tensorsolve",
-        "linalg.tensorinv", "linalg.multi_dot"),
+    "returns NumPy's matrix class (numpy.matrix), a NumPy object with no lazy form": (
+        "asmatrix", "bmat"),
 }
 _REASON_OF = {name: reason for reason, names in REASONS.items() for name in names}
 MODULES = ("", "linalg", "fft", "random")
