@@ -274,3 +274,41 @@ def apply_selection_program(m, x, threshold, steps):
         elif kind == "negative":
             y = -y
     return y
+
+
+# --- dtypes with no lazy form: NumPy-backed arrays (issue 15 item 2) --------------------------
+
+STRUCTURED = np.dtype([("a", "i4"), ("b", "f8")])
+EXOTIC = [np.dtype("datetime64[D]"), np.dtype("timedelta64[s]"), np.dtype("U4"),
+          np.dtype("S3"), np.dtype(object), np.dtype(np.longdouble), STRUCTURED,
+          np.dtypes.StringDType()]
+exotic_dtypes = st.sampled_from(EXOTIC)
+_WORDS = st.text("abcAB z", max_size=4)
+
+
+def _exotic_elements(dtype):
+    if dtype.kind in "Mm":
+        return st.integers(-20000, 20000).map(lambda v: np.array(v).astype(dtype)[()])
+    if dtype.kind == "U" or dtype.kind == "T":
+        return _WORDS
+    if dtype.kind == "S":
+        return _WORDS.map(lambda s: s.strip().encode()[:3])
+    if dtype.kind == "O":
+        return st.integers(-2**70, 2**70)
+    if dtype.kind == "f":
+        return st.floats(-1e6, 1e6)
+    return st.tuples(st.integers(-100, 100), st.floats(-1e3, 1e3))      # STRUCTURED
+
+
+@st.composite
+def exotic_arrays(draw, dtype=exotic_dtypes, shape=None):
+    """NumPy arrays of a dtype lazynum keeps NumPy-backed (``EXOTIC``), 0-d to 3-d."""
+    dt = draw(dtype) if not isinstance(dtype, np.dtype) else dtype
+    shape = draw(shapes(max_dims=3, max_side=4) if shape is None else shape)
+    values = draw(st.lists(_exotic_elements(dt), min_size=int(np.prod(shape)),
+                           max_size=int(np.prod(shape))))
+    stored = np.dtype("U4") if dt.kind == "T" else dt
+    array = np.empty(len(values), dtype=stored)
+    for i, value in enumerate(values):
+        array[i] = value
+    return array.reshape(shape).astype(dt)

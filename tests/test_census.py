@@ -47,3 +47,19 @@ def test_command_prints_the_counts(capsys):
     assert f"numpy (eager)  {eager:>4}" in out
     assert "matrix class" in out and "asmatrix bmat" in out
 
+
+def test_datetime_functions_run_on_numpy_backed_arrays():
+    (reason,) = [r for r in census.REASONS if r.startswith("datetime64")]
+    calls = {"busday_count": lambda m, d: m.busday_count(d[:-1], d[1:]),
+             "busday_offset": lambda m, d: m.busday_offset(d, 1, roll="forward"),
+             "is_busday": lambda m, d: m.is_busday(d),
+             "datetime_as_string": lambda m, d: m.datetime_as_string(d),
+             "datetime_data": lambda m, d: m.datetime_data(d.dtype)}
+    assert set(calls) == set(census.REASONS[reason])
+    for name, call in calls.items():
+        days = [m.arange("2024-03-01", "2024-03-08", dtype="datetime64[D]") for m in (lnp, np)]
+        got, want = call(lnp, days[0]), call(np, days[1])
+        if name == "datetime_data":
+            assert got == want
+        else:
+            assert isinstance(got, lnp.ndarray) and np.array_equal(np.asarray(got), want), name

@@ -263,6 +263,5 @@ def test_llvm_runs_complex_and_float16_nodes_as_extern_steps_with_a_reason():
 
 def test_supported_dtypes_are_numpys_numeric_set():
     assert dtypes.SUPPORTED >= {np.dtype(t) for t in (np.float16, np.complex64, np.complex128)}
-    for bad in ("U3", "datetime64[s]", object):
-        with pytest.raises(TypeError):
-            lnp.zeros(2, dtype=bad)
+    for other in ("U3", "datetime64[s]", object):       # NumPy-backed (test_exotic_dtypes)
+        assert lnp.zeros(2, dtype=other).dtype == np.dtype(other)
