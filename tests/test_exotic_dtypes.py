@@ -53,6 +53,12 @@ def test_creation_of_every_dtype(make):
     assert str(got) == str(expected)
 
 
+def test_the_ndarray_constructor_takes_every_dtype():
+    x = lnp.ndarray((2,), dtype="datetime64[s]")      # zeros, as lazynum's constructor gives
+    assert_backed_like(x, np.zeros(2, dtype="datetime64[s]"))
+    assert_lazy(lnp.ndarray((2,), dtype=float))
+
+
 def test_numpy_input_is_snapshotted_as_for_lazy_arrays():
     data = np.array(["a", "b"])
     x = lnp.asarray(data)

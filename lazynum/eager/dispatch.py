@@ -63,6 +63,22 @@ def _lazy_method(name: str, lazy_method):
     return method
 
 
+def _constructor(lazy_new):
+    """``lazynum.ndarray(shape, dtype)`` of a dtype with no lazy form: NumPy's zeros (the
+    lazy constructor's zeros, where NumPy's memory is uninitialized)."""
+    def zeros(shape, dtype=float, buffer=None):
+        if buffer is not None:
+            raise TypeError("lazynum.ndarray(buffer=...) is not supported; use lazynum.asarray")
+        return np.zeros(shape, dtype)
+
+    def __new__(cls, *args, **kwargs):
+        try:
+            return lazy_new(cls, *args, **kwargs)
+        except UnsupportedDtype:
+            return run("numpy.ndarray", zeros, args, kwargs)
+    return __new__
+
+
 def _wraps_a_numpy_function(namespace, name: str) -> bool:
     ours, theirs = getattr(namespace, name, None), getattr(np, name, None)
     return (callable(ours) and callable(theirs) and ours is not theirs
@@ -82,5 +98,6 @@ def install(namespace) -> None:
         lazy_method = getattr(ufuncs.ufunc, method_name, None)
         if lazy_method is not None:
             setattr(ufuncs.ufunc, method_name, _ufunc_method(method_name, lazy_method))
+    ndarray.__new__ = _constructor(ndarray.__new__)
     for name in _LAZY_METHODS:
         setattr(ndarray, name, _lazy_method(name, getattr(ndarray, name)))
