@@ -5,7 +5,8 @@
   loop; JAX's jit-able form masks with ``where``.
 - ``kmeans``: one k-means step whose center update selects each cluster's points with a
   mask (``X[assign == c].mean(axis=0)``), 10^6 2-d points, 8 clusters: lazynum runs the
-  whole step as one program (one sync); JAX's form uses one-hot masks.
+  whole step as one program (one sync); JAX's form uses one-hot masks.  A second row
+  writes the update with ``bincount`` (per-cluster sums and counts).
 """
 from __future__ import annotations
 
@@ -82,6 +83,16 @@ def _kmeans_step(xp, points, centers):
     return xp.stack([points[assign == c].mean(axis=0) for c in range(CLUSTERS)])
 
 
+def _kmeans_counts_step(xp, points, centers):
+    """The same step written with ``bincount``: per-cluster sums and counts, no masks."""
+    distances = ((points[:, None, :] - centers[None, :, :]) ** 2).sum(axis=2)
+    assign = distances.argmin(axis=1)
+    counts = xp.bincount(assign, minlength=CLUSTERS)
+    sums = xp.stack([xp.bincount(assign, weights=points[:, d], minlength=CLUSTERS)
+                     for d in range(points.shape[1])], axis=1)
+    return sums / counts[:, None]
+
+
 def kmeans(peers, quick=False):
     n = 10**4 if quick else 10**6
     rng = numpy.random.default_rng(5)
@@ -104,4 +115,10 @@ def kmeans(peers, quick=False):
             return (onehot.T @ points) / onehot.sum(axis=0)[:, None]
         jp, jc = jax.device_put(points), jax.device_put(centers)
         case.impls["jax"] = Impl(lambda: numpy.asarray(step(jp, jc)), value=lambda r: r)
-    return [case]
+    counted = Case(f"k-means step: {CLUSTERS} bincount sums", f"{n:.0e}x2 f64".replace("+0", ""),
+                   {}, _kmeans_counts_step(numpy, points, centers), rtol=1e-9)
+    counted.impls["numpy"] = Impl(lambda: _kmeans_counts_step(numpy, points, centers),
+                                  value=lambda r: r)
+    counted.impls["lazynum"] = Impl(lambda: numpy.asarray(_kmeans_counts_step(lazynum, lp, lc)),
+                                    value=lambda r: r)
+    return [case, counted]

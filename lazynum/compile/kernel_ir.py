@@ -109,6 +109,34 @@ class Reduction:
 
 
 @dataclass
+class Scatter:
+    """``out[index] = combine(out[index], value)`` into scatter target ``target`` (a
+    position in ``Kernel.targets``) at a data-dependent flat ``index`` (an int64
+    statement); skipped where ``mask`` (the index's range test) is false."""
+    target: int
+    index: str
+    value: str
+    mask: str | None = None
+
+
+@dataclass
+class ScatterTarget:
+    """A buffer a kernel scatters into (``expr.indexing.SCATTER_ADD`` and its kin).  Each
+    part of the kernel's outer loop accumulates into a private copy of ``size`` elements
+    (8-byte slots at ``offset`` of the part's scratch, which holds ``Kernel.scatter_slots``)
+    starting from the combine's identity; the finishing step runs ``init`` (a phase over
+    the output's points computing the base value ``value``, with one store giving the
+    flat position) and stores ``base ⊕ copy_0 ⊕ copy_1 ⊕ ...``, parts in order."""
+    buffer: str
+    combine: str
+    dtype: np.dtype
+    size: Index
+    offset: Index
+    init: "Phase"
+    value: str
+
+
+@dataclass
 class Loop:
     var: int                # index variable number (``("v", var)`` in index expressions)
     extent: Index
@@ -120,6 +148,7 @@ class Phase:
     body: list = field(default_factory=list)        # of Stmt
     reductions: list = field(default_factory=list)  # of Reduction, all over ``inner``
     stores: list = field(default_factory=list)      # of Store
+    scatters: list = field(default_factory=list)    # of Scatter (map phases only)
 
 
 @dataclass
@@ -130,12 +159,24 @@ class Kernel:
     phases: list            # of Phase
     sources: list = field(default_factory=list)     # "op at file:line" of the user ops fused here
     strategy: object = None     # compile.loop_strategy.LoopStrategy, set by compile.plan
+    targets: list = field(default_factory=list)     # of ScatterTarget
+
+    @property
+    def scatter_slots(self) -> Index:
+        """Scratch slots one part's private copies take (the targets' sizes summed)."""
+        total = Index([])
+        for target in self.targets:
+            total = total + target.size
+        return total
 
     def var_names(self) -> dict:
         names = {loop.var: f"o{i}" for i, loop in enumerate(self.outer)}
         for p, phase in enumerate(self.phases):
             for i, loop in enumerate(phase.inner):
                 names[loop.var] = f"r{p}_{i}" if len(self.phases) > 1 else f"r{i}"
+        for t, target in enumerate(self.targets):
+            for i, loop in enumerate(target.init.inner):
+                names[loop.var] = f"t{t}_{i}"
         return names
 
 
@@ -156,6 +197,11 @@ def format_kernel(kernel: Kernel) -> str:
         indent += "  "
     for p, phase in enumerate(kernel.phases):
         lines.extend(_format_phase(p, phase, indent, names, len(kernel.phases) > 1))
+    for t, target in enumerate(kernel.targets):
+        lines.append(f"  scatter target {t}: {target.buffer} ({target.combine}, {target.dtype}, "
+                     f"{format_index(target.size)} at slot {format_index(target.offset)}), "
+                     f"finished from {target.value} over:")
+        lines.extend(_format_phase(t, target.init, "    ", names, False))
     return "\n".join(lines)
 
 
@@ -186,6 +232,9 @@ def _format_phase(p, phase, indent, names, numbered):
     for store in phase.stores:
         mask = f" where {store.mask}" if store.mask else ""
         lines.append(f"{indent}{store.buffer}[{format_index(store.index, names)}] = {store.value}{mask}")
+    for scatter in phase.scatters:
+        mask = f" where {scatter.mask}" if scatter.mask else ""
+        lines.append(f"{indent}target {scatter.target}[{scatter.index}] <- {scatter.value}{mask}")
     return lines
 
 

@@ -37,7 +37,10 @@ def templatize(kernel: Kernel) -> tuple[Kernel, tuple]:
     outer = [Loop(loop.var, renamer.index(loop.extent)) for loop in kernel.outer]
     phases = [_phase(phase, renamer) for phase in kernel.phases]
     buffers = [dataclasses.replace(b, shape=tuple("?" for _ in b.shape)) for b in kernel.buffers]
-    template = Kernel(kernel.name, buffers, outer, phases, list(kernel.sources), kernel.strategy)
+    targets = [dataclasses.replace(t, size=renamer.index(t.size), offset=renamer.index(t.offset),
+                                   init=_phase(t.init, renamer)) for t in kernel.targets]
+    template = Kernel(kernel.name, buffers, outer, phases, list(kernel.sources), kernel.strategy,
+                      targets)
     template.name = template_name(template)
     return template, tuple(renamer.bindings)
 
@@ -51,7 +54,7 @@ def _phase(phase: Phase, renamer) -> Phase:
             stmt = Stmt(stmt.name, stmt.op, args, stmt.dtype, stmt.origin)
         body.append(stmt)
     stores = [Store(s.buffer, renamer.index(s.index), s.value, s.mask) for s in phase.stores]
-    return Phase(inner, body, list(phase.reductions), stores)
+    return Phase(inner, body, list(phase.reductions), stores, list(phase.scatters))
 
 
 class _Renamer:

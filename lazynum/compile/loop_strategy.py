@@ -21,6 +21,13 @@ renderer reads the same fields.
   inside and after the range where every clamp of its variable is idle.  Inside, the
   renderer reads each clamp as its argument, so loads are contiguous and the loop
   vectorizes; the parts around it are the box's borders.
+- *Private copies* (``scatter_copies_max``): a kernel with scatter targets
+  (``kernel_ir.ScatterTarget``: bincount, add.at, histogram counts) splits its outer loop
+  across threads, each part scattering into its own copy of the targets (initialized to the
+  combine's identity), when all targets together take at most this many 8-byte slots;
+  a finishing step combines base, part 0, part 1, ... in that order, so a result depends
+  only on the number of parts.  Larger targets run as one part (one copy; a sum in NumPy's
+  index order after the base).
 - *Blocked float accumulation* (``float_block``): float32 sums and products combine each
   block of that many consecutive inner elements in their own type, and the block results
   in float64, so long float32 sums stay as accurate as NumPy's pairwise summation.
@@ -35,6 +42,10 @@ from .kernel_ir import ARG_COMBINES
 FLOAT_BLOCK = 1024
 COLUMN_BLOCK = 64
 COLUMN_MIN = 16          # fewer points per thread than this: row order
+# Private copies up to 2**16 slots (512 KiB a part): they stay in a core's L2 while the
+# points stream through; larger targets (a gradient scattered into a big array) would
+# cost more to clear and combine than the parallel scatter saves.
+SCATTER_COPIES_MAX = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -46,6 +57,7 @@ class LoopStrategy:
     column_block: int = COLUMN_BLOCK
     column_min: int = COLUMN_MIN
     clamp_ranges: tuple = ()    # (var, ((start, stop), ...)): where var's clamps are idle
+    scatter_copies_max: int = 0     # kernels with scatter targets: see the module docstring
 
     def describe(self) -> str:
         parts = []
@@ -56,11 +68,16 @@ class LoopStrategy:
                          f"(row order below {self.column_min} points a thread)")
         if self.split_slots:
             parts.append(f"split across threads ({self.split_slots} scratch slots a part)")
+        if self.scatter_copies_max:
+            parts.append(f"scatters into private copies per part (up to "
+                         f"{self.scatter_copies_max} slots), combined in part order")
         return "; ".join(parts) or "row order"
 
 
 def choose(kernel) -> LoopStrategy:
     """The strategy for ``kernel``."""
+    if kernel.targets:          # (row order, no split reduction: the parts are the split)
+        return LoopStrategy(clamp_ranges=clamp_ranges(kernel), scatter_copies_max=SCATTER_COPIES_MAX)
     return LoopStrategy(column_order=column_order(kernel), split_slots=split_slots(kernel),
                         clamp_ranges=clamp_ranges(kernel))
 

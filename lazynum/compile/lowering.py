@@ -15,7 +15,8 @@ import numpy as np
 from ..expr.combines import lookup as lookup_combine
 from ..expr.registry import KERNEL
 from . import index_expr as ix
-from .kernel_ir import Buffer, Kernel, Loop, Phase, Reduction, Stmt, Store, check_scalar_op
+from .kernel_ir import (Buffer, Kernel, Loop, Phase, Reduction, Scatter, ScatterTarget, Stmt, Store,
+                        check_scalar_op)
 from .loop_collapse import collapse_loops
 
 
@@ -48,8 +49,9 @@ class KernelBuilder:
     """Emits one kernel's statements; the API op lowerings call is ``op``, ``const``,
     ``loop_index`` and ``reduce``."""
 
-    def __init__(self, cut, buffers: dict, name: str, computed=frozenset()):
+    def __init__(self, cut, buffers: dict, name: str, computed=frozenset(), scattered=frozenset()):
         self.cut = cut
+        self.scattered = scattered      # ids of the scatters this kernel computes
         self.buffers = buffers          # node id -> Buffer (inputs and materialized nodes)
         self.computed = computed        # ids of the nodes this kernel computes (never loaded)
         self.name = name
@@ -186,6 +188,9 @@ class KernelBuilder:
                 raise NotFusable(f"{describe(node)} is read at another row ({at} != {row})")
             memo[key] = result
             return None
+        if node.id in self.scattered:
+            raise NotFusable(f"{describe(node)} is scattered by this kernel: its value is final "
+                             "only after every part has run")
         if node.op.kind == "reduce":
             raise NotFusable(f"{describe(node)} is not computed before its reader")
         if node.id in self.computed and at != self.map_idx:
@@ -283,8 +288,9 @@ class KernelBuilder:
 
 def lower_kernel(cut, buffers: dict, spec, name: str) -> Kernel:
     """Build the kernel for ``spec`` (a ``schedule.KernelSpec``); raises ``NotFusable``."""
-    computed = frozenset(n.id for n in spec.reductions + spec.maps)
-    b = KernelBuilder(cut, buffers, name, computed)
+    scatters = getattr(spec, "scatters", [])
+    computed = frozenset(n.id for n in spec.reductions + spec.maps + scatters)
+    b = KernelBuilder(cut, buffers, name, computed, frozenset(n.id for n in scatters))
     outer_loops, outer_idx = b.new_loops(spec.outer)
     phases = []
     for reduce_node in spec.reductions:
@@ -292,10 +298,12 @@ def lower_kernel(cut, buffers: dict, spec, name: str) -> Kernel:
             _reduction_phase(b, spec, reduce_node, outer_idx, join=True)
         else:
             phases.append(_reduction_phase(b, spec, reduce_node, outer_idx))
-    if spec.maps:
+    if spec.maps or scatters:
         phases.append(_map_phase(b, spec, outer_idx))
-    sources = list(b.sources) or [describe(n) for n in spec.reductions + spec.maps]
-    return collapse_loops(Kernel(name, list(b.used.values()), outer_loops, phases, sources))
+    targets = _scatter_targets(b, scatters)
+    sources = list(b.sources) or [describe(n) for n in spec.reductions + spec.maps + scatters]
+    kernel = Kernel(name, list(b.used.values()), outer_loops, phases, sources, targets=targets)
+    return collapse_loops(kernel)
 
 
 def reduced_axes(node) -> tuple:
@@ -362,6 +370,52 @@ def _map_phase(b, spec, outer_idx) -> Phase:
     b.map_idx = idx
     for root in spec.maps:
         b.store(root, idx, b.value(root, idx))
+    for t, node in enumerate(getattr(spec, "scatters", [])):
+        b.phase.scatters.append(_scatter(b, node, t, idx))
     phase = b.phase
     phase.inner = inner_loops
     return phase
+
+
+def _scatter(b, node, target, idx) -> Scatter:
+    """The scatter of ``node`` (base, flat indices, values) at the domain point ``idx``:
+    its index and value computed here, fused, and the index's range test as its mask
+    (indices come checked; the test keeps a kernel inside its buffer whatever it reads)."""
+    _, index, values = node.args
+    if len(index.shape) != len(idx):
+        raise NotFusable(f"{describe(node)}: its indices do not span the kernel's loops")
+    b.origin = describe(node)
+    b.sources.setdefault(node.op.name + (f" at {node.site}" if node.site else ""), None)
+    flat = b.value(index, idx)
+    value = b.value(values, idx)
+    b.origin = describe(node)
+    size = b._index_value(_size_of(b.shape_of(node)))
+    low = b.op("greater_equal", (flat, b.const(0, np.int64)), np.bool_)
+    high = b.op("less", (flat, size), np.bool_)
+    return Scatter(target, flat, value, b.op("logical_and", (low, high), np.bool_))
+
+
+def _size_of(dims) -> ix.Index:
+    total = ix.as_index(1)
+    for d in dims:
+        total = total * d
+    return total
+
+
+def _scatter_targets(b, scatters) -> list:
+    """Each scatter's target: its size, its slots in a part's scratch, and the phase that
+    computes its base at every output point (the finishing step's start values)."""
+    targets, offset = [], ix.ZERO
+    for node in scatters:
+        b._new_phase()
+        loops, idx = b.new_loops(b.cut.shape(node.shape))
+        b.origin = describe(node)
+        value = b.value(node.args[0], idx)
+        buffer = b.use(node)
+        b.phase.stores.append(Store(buffer.name, flat_index(idx, c_strides(b.shape_of(node))), value))
+        b.phase.inner = loops
+        size = _size_of(b.shape_of(node))
+        targets.append(ScatterTarget(buffer.name, node.op.lowerings[KERNEL].combine, node.dtype,
+                                     size, offset, b.phase, value))
+        offset = offset + size
+    return targets

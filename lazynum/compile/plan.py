@@ -34,9 +34,12 @@ class KernelStep:
     parameters take (``kernel_template``: sizes ``("s", k)``, input strides ``("t", i,
     j)``).  ``extent``/``work`` are in program sizes.  ``split``/``split_extent``: the
     kernel's reduction splits across threads with that many scratch slots a part, over
-    that loop's extent."""
+    that loop's extent.  ``scatter_slots``: for a kernel with scatter targets, the scratch
+    slots one part's private copies take (None otherwise), ``scatter_copies_max`` the most
+    slots for which the parts keep private copies (``loop_strategy``; above it one part
+    runs)."""
     __slots__ = ("name", "args", "writes", "extent", "work", "scalars", "params", "split",
-                 "split_extent")
+                 "split_extent", "scatter_slots", "scatter_copies_max")
 
     def __init__(self, name, args, writes, extent, work, scalars=(), params=()):
         self.name, self.args, self.writes, self.extent, self.work = name, args, writes, extent, work
@@ -44,6 +47,8 @@ class KernelStep:
         self.params = tuple(params)
         self.split = 0
         self.split_extent = None
+        self.scatter_slots = None
+        self.scatter_copies_max = 0
 
 
 class ExternStep:
@@ -123,7 +128,7 @@ def _value_numbers(cut, sched):
     values = []
     for spec in sched.steps:
         nodes = [spec.node] if isinstance(spec, ExternSpec) else [
-            n for n in spec.reductions + spec.maps if n.id in spec.stored]
+            n for n in spec.reductions + spec.maps + spec.scatters if n.id in spec.stored]
         for node in nodes:
             numbers[node.id] = len(cut.leaves) + len(values)
             values.append((node.dtype, cut.shape(node.shape)))
@@ -158,6 +163,7 @@ def _call_step(cut, node, numbers, order_index, supports):
 
 def _kernel_step(kernel: Kernel) -> KernelStep:
     stored = {s.buffer for p in kernel.phases for s in p.stores}
+    stored.update(target.buffer for target in kernel.targets)
     args = [b.number for b in kernel.buffers if b.role != "param"]
     writes = [b.number for b in kernel.buffers
               if b.role not in ("input", "param") and b.name in stored]
@@ -166,6 +172,8 @@ def _kernel_step(kernel: Kernel) -> KernelStep:
     step = KernelStep(kernel.name, args, writes, extent, work, scalars)
     if not kernel.outer and kernel.phases and kernel.phases[0].inner:
         step.split_extent = kernel.phases[0].inner[0].extent    # used if the strategy splits
+    if kernel.targets:
+        step.scatter_slots = kernel.scatter_slots
     return step
 
 
@@ -192,6 +200,7 @@ def _choose_strategies(kernels, steps) -> None:
     for step in steps:
         if isinstance(step, KernelStep):
             step.split = by_name[step.name].strategy.split_slots
+            step.scatter_copies_max = by_name[step.name].strategy.scatter_copies_max
 
 
 def _releases(steps, outputs, n_inputs) -> dict:

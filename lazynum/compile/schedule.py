@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..control import telemetry
+from ..expr.indexing import ScatterLowering
 from ..expr.registry import KERNEL, Routine
 from . import wide_dtypes
 from .kernel_ir import ARG_COMBINES, Buffer
@@ -64,6 +65,7 @@ class KernelSpec:
     reduce_inner: tuple | None = None           # trailing reduced dims shared by the phases
     reduce_key: tuple | None = None             # (reduced dims, axes) every reduction shares
     members: set = field(default_factory=set)   # graph nodes lowered in the map phase
+    scatters: list = field(default_factory=list)    # scatter nodes over the map phase's points
 
 
 @dataclass
@@ -80,7 +82,8 @@ class Schedule:
 
 
 def classify(node, supports) -> tuple:
-    """(kind, why): kind is ``"view"``, ``"pointwise"``, ``"reduce"`` or ``"extern"``; why
+    """(kind, why): kind is ``"view"``, ``"pointwise"``, ``"reduce"``, ``"scatter"`` (a
+    scatter-combine into a target: ``kernel_ir.ScatterTarget``) or ``"extern"``; why
     says why an extern node is one (None for the others; logged under ``LAZYNUM_LOGS=fusion``)."""
     lowering = node.op.lowerings.get(KERNEL)
     if not callable(lowering):
@@ -91,6 +94,10 @@ def classify(node, supports) -> tuple:
         return "extern", why
     if node.op.name == "view":
         return "view", None
+    if isinstance(lowering, ScatterLowering):
+        if node.dtype.kind in "iuf" and supports.reduction(lowering.combine, node.dtype):
+            return "scatter", None
+        return "extern", f"the backend has no {lowering.combine} scatter on {node.dtype}"
     if node.op.kind == "reduce":
         if lowering.combine in ARG_COMBINES and (not node.shape or node.attrs[0] != len(node.args[0].shape) - 1):
             # An arg-reduction carries a serial compare-and-select chain through its loop:
@@ -177,7 +184,7 @@ class _Scheduler:
                         self.kinds[a.id] = "extern"
         for node in cut.order:
             kind = self.kinds[node.id]
-            if kind in ("reduce", "extern"):
+            if kind in ("reduce", "extern", "scatter"):
                 keep.add(node.id)
             if kind == "extern":
                 keep.update(a.id for a in node.args if a.id in self.pending)
@@ -277,6 +284,8 @@ class _Scheduler:
         return Schedule(steps, materialized, self.refusals, self.externs)
 
     def _new_spec(self, node) -> KernelSpec:
+        if self.kinds[node.id] == "scatter":
+            return KernelSpec(self.cut.shape(node.args[1].shape), (), scatters=[node])
         if self.kinds[node.id] == "reduce":
             key = _row_key(node, self.cut)
             outer, reduce_key = _reduce_key(node, self.cut)
@@ -285,13 +294,17 @@ class _Scheduler:
         return KernelSpec(self.cut.shape(node.shape), (), maps=[node])
 
     def _fits(self, spec: KernelSpec, node) -> bool:
+        if self.kinds[node.id] == "scatter":
+            # (over the map phase's points: a k-means step's sums and counts scatter from
+            # the rows its argmin reduces, in one pass)
+            return spec.outer + spec.inner == self.cut.shape(node.args[1].shape)
         if self.kinds[node.id] == "reduce":
             # (a spec with maps takes it too: reductions run before the map phase, and the
             # lowering probe refuses one that reads a map at another point)
             outer, reduce_key = _reduce_key(node, self.cut)
             return spec.reduce_key == reduce_key and spec.outer == outer
         shape = self.cut.shape(node.shape)
-        if spec.maps:
+        if spec.maps or spec.scatters:
             return spec.outer + spec.inner == shape
         if spec.reduce_inner is not None and spec.outer + spec.reduce_inner == shape:
             return True
@@ -338,7 +351,7 @@ class _Scheduler:
         extern: those are materialized), so only the size limit is left, and a group
         count well under it stands in for the statement count (a node read at two points
         lowers twice: the margin is for that)."""
-        return (not spec.reductions and self.kinds[node.id] == "pointwise"
+        return (not spec.reductions and not spec.scatters and self.kinds[node.id] == "pointwise"
                 and len(spec.members) + len(group - spec.members) <= FAST_MERGE_NODES
                 and not (group & self.remapping and self._reads_stored(group, spec)))
 
@@ -382,6 +395,9 @@ class _Scheduler:
     def _unfit_reason(self, spec, node) -> str:
         """Why ``_fits(spec, node)`` is false, in the terms it checks."""
         loops = _shape_text(tuple(spec.outer) + tuple(spec.inner))
+        if self.kinds[node.id] == "scatter":
+            indices = _shape_text(self.cut.shape(node.args[1].shape))
+            return f"its indices' shape {indices} is not the kernel's loops {loops}"
         if self.kinds[node.id] != "reduce":
             shape = _shape_text(self.cut.shape(node.shape))
             return f"its shape {shape} is not the kernel's loops {loops}"
@@ -395,32 +411,36 @@ class _Scheduler:
 
     def _with(self, spec, node) -> KernelSpec:
         shape = self.cut.shape(node.shape)
+        if self.kinds[node.id] == "scatter":
+            return KernelSpec(spec.outer, spec.inner, list(spec.reductions), list(spec.maps), set(),
+                              spec.reduce_inner, spec.reduce_key, scatters=spec.scatters + [node])
         if self.kinds[node.id] == "reduce":
             return KernelSpec(spec.outer, spec.inner, spec.reductions + [node], list(spec.maps),
-                              set(), spec.reduce_inner, spec.reduce_key)
+                              set(), spec.reduce_inner, spec.reduce_key, scatters=list(spec.scatters))
         inner = shape[len(spec.outer):]
         return KernelSpec(spec.outer, inner, list(spec.reductions), spec.maps + [node], set(),
-                          spec.reduce_inner, spec.reduce_key)
+                          spec.reduce_inner, spec.reduce_key, scatters=list(spec.scatters))
 
     def _mark_stored(self, steps, keep, produced_at):
         outputs = {n.id for n in self.cut.outputs}
         read_elsewhere = set()
         for position, step in enumerate(steps):
-            roots = [step.node] if isinstance(step, ExternSpec) else step.reductions + step.maps
+            roots = ([step.node] if isinstance(step, ExternSpec)
+                     else step.reductions + step.maps + step.scatters)
             for root in roots:
                 read = ({a.id for a in root.args} if isinstance(step, ExternSpec)
                         else self.deps(root, keep))
                 read_elsewhere.update(d for d in read if produced_at.get(d) != position)
         for step in steps:
             if isinstance(step, KernelSpec):
-                step.stored = {n.id for n in step.maps}
+                step.stored = {n.id for n in step.maps + step.scatters}
                 step.stored.update(n.id for n in step.reductions
                                    if n.id in outputs or n.id in read_elsewhere)
 
 
 def _root(spec) -> str:
     """The node a kernel spec is known by: its first reduction, else its first map."""
-    return describe((spec.reductions or spec.maps)[0])
+    return describe((spec.reductions or spec.maps or spec.scatters)[0])
 
 
 def _shape_text(shape) -> str:

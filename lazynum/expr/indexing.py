@@ -206,5 +206,26 @@ PUT_ALONG_AXIS.vjp = _put_along_vjp
 # --- kernel lowerings (lazynum.compile): extern calls for now (gathers/scatters) -----------
 from .registry import EXTERN, declare_lowering  # noqa: E402
 
-for _op in (CHECK_INDEX, TAKE, TAKE_ALONG_AXIS, SCATTER, SCATTER_ADD, PUT_ALONG_AXIS):
+for _op in (CHECK_INDEX, TAKE, TAKE_ALONG_AXIS, SCATTER, PUT_ALONG_AXIS):
     declare_lowering(_op, EXTERN)
+
+
+class ScatterLowering:
+    """A scatter-combine's kernel form: the compile layer gives it a scatter target
+    (``compile.kernel_ir.ScatterTarget``: private copies per part, combined in order) and
+    computes its indices and values in the kernel's loop (``compile.lowering._scatter``);
+    ``combine`` names what it folds with (``expr.combines``).  It is never called as a
+    pointwise lowering."""
+    __slots__ = ("combine",)
+
+    def __init__(self, combine: str):
+        self.combine = combine
+
+    def __call__(self, builder, node, args):
+        raise TypeError(f"{node.op.name} is lowered as a scatter target, not pointwise")
+
+    def __repr__(self):
+        return f"ScatterLowering({self.combine!r})"
+
+
+declare_lowering(SCATTER_ADD, ScatterLowering("add"))

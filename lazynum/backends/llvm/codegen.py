@@ -129,12 +129,14 @@ class KernelCodegen:
     def _all_indexes(self):
         k = self.kernel
         yield from (loop.extent for loop in k.outer)
-        for phase in k.phases:
+        for phase in k.phases + [t.init for t in k.targets]:
             yield from (loop.extent for loop in phase.inner)
             for stmt in phase.body:
                 if stmt.op in ("load", "index"):
                     yield stmt.args[-1]
             yield from (s.index for s in phase.stores)
+        for target in k.targets:
+            yield from (target.size, target.offset)
 
     # -- loops --------------------------------------------------------------------------
     def alloca(self, type_: str) -> str:
@@ -276,6 +278,8 @@ class KernelCodegen:
             self.statements(phase.body)
             for store in phase.stores:
                 self.store(store)
+            for scatter in phase.scatters:
+                self.scatter(scatter)
         self.nest(phase.inner, body)
 
     def reduction_phase(self, phase) -> None:
@@ -478,6 +482,79 @@ class KernelCodegen:
         return self.e.assign(f"getelementptr inbounds [{self.strategy.column_block} x {ltype(acc_dt)}], "
                              f"ptr {array}, i64 0, i64 {offset}")
 
+    # -- scatter targets: private copies per part, combined in order -----------------------
+    def _slot(self, slot: str) -> str:
+        return self.e.assign(f"getelementptr inbounds i64, ptr %scratch, i64 {slot}")
+
+    def scatter(self, scatter) -> None:
+        """``copy[index] = combine(copy[index], value)`` where the mask holds (the copy:
+        this part's slots of its target, in ``%scratch``)."""
+        e = self.e
+        target = self.kernel.targets[scatter.target]
+        dt, t = target.dtype, ltype(target.dtype)
+        yes, no = e.label("scatter"), e.label("scattered")
+        e.line(f"br i1 {self.operand(scatter.mask)}, label %{yes}, label %{no}")
+        e.lines.append(f"{yes}:")
+        index = self._materialize(self.operand(scatter.index), np.dtype(np.int64))
+        pointer = self._slot(e.assign(f"add nsw i64 {self.index(target.offset)}, {index}"))
+        value = self._materialize(self.operand(scatter.value), dt)
+        old = e.assign(f"load {t}, ptr {pointer}")
+        new = so.emit(e, lookup_combine(target.combine).scalar_op, [old, value], [dt, dt], dt)
+        e.line(f"store {t} {new}, ptr {pointer}")
+        e.line(f"br label %{no}")
+        e.lines.append(f"{no}:")
+
+    def scatter_part_function(self) -> str:
+        """``<name>.part``: this part's copies set to the identity, then the kernel's
+        phases over ``[start, stop)`` of its first outer loop, scattering into them."""
+        self._load_atoms()
+        e = self.e
+        for target in self.kernel.targets:
+            start = literal(identity(target.combine, target.dtype), target.dtype)
+            offset = self.index(target.offset)
+            self.loop(None, "0", self.index(target.size), lambda j, v=start, o=offset, d=target.dtype: e.line(
+                f"store {ltype(d)} {v}, ptr {self._slot(e.assign(f'add nsw i64 {o}, {j}'))}"))
+        first = ("%start", "%stop") if self.kernel.outer else None
+        self.nest(self.kernel.outer, self._phases, first_range=first)
+        e.line("ret void")
+        return self._wrapped(f"{self.kernel.name}.part", scratch=True)
+
+    def scatter_finish_function(self) -> str:
+        """``<name>.finish``: each target's point is its base combined with the copies of
+        parts ``[start, stop)``, in part order."""
+        self._load_atoms()
+        e = self.e
+        total = self.index(self.kernel.scatter_slots)
+        for target in self.kernel.targets:
+            self.nest(target.init.inner, lambda target=target: self._finish_point(target, total))
+        e.line("ret void")
+        return self._wrapped(f"{self.kernel.name}.finish", scratch=True)
+
+    def _finish_point(self, target, total: str) -> None:
+        e, dt, t = self.e, target.dtype, ltype(target.dtype)
+        self.statements(target.init.body)
+        (store,) = target.init.stores
+        at = e.assign(f"add nsw i64 {self.index(target.offset)}, {self.index(store.index)}")
+        acc = self.alloca(t)
+        e.line(f"store {t} {self._materialize(self.operand(target.value), dt)}, ptr {acc}")
+
+        def combine(part):
+            pointer = self._slot(e.assign(f"add nsw i64 {e.assign(f'mul nsw i64 {part}, {total}')}, {at}"))
+            cur = e.assign(f"load {t}, ptr {acc}")
+            new = so.emit(e, lookup_combine(target.combine).scalar_op,
+                          [cur, e.assign(f"load {t}, ptr {pointer}")], [dt, dt], dt)
+            e.line(f"store {t} {new}, ptr {acc}")
+        self.loop(None, "%start", "%stop", combine)
+        self.values[store.value] = e.assign(f"load {t}, ptr {acc}")
+        self.store(store)
+
+    def _phases(self) -> None:
+        for phase in self.kernel.phases:
+            if phase.reductions:
+                self.reduction_phase(phase)
+            else:
+                self.map_phase(phase)
+
     # -- the function -------------------------------------------------------------------
     def function(self) -> str:
         k = self.kernel
@@ -603,6 +680,13 @@ def module_text(kernels, layout, triple: str, data_layout: str, routines=(),
     routines, e.g. stream compaction)."""
     functions, declarations, math = [], set(routine_declarations), set()
     for kernel in kernels:
+        if kernel.targets:          # (launched as parts and a finishing step only)
+            gens = [KernelCodegen(kernel, layout), KernelCodegen(kernel, layout)]
+            functions += [gens[0].scatter_part_function(), gens[1].scatter_finish_function()]
+            for gen in gens:
+                declarations |= gen.e.declarations
+                math |= gen.e.math
+            continue
         gens = [KernelCodegen(kernel, layout)]
         functions.append(gens[0].function())
         if kernel.strategy.split_slots:

@@ -45,6 +45,8 @@ class KernelCode:
 
 def function_names(kernel) -> list:
     """The functions a template's module defines."""
+    if kernel.targets:          # scatter targets: parts and a finishing step only
+        return [f"{kernel.name}.part", f"{kernel.name}.finish"]
     names = [kernel.name]
     if kernel.strategy.split_slots:
         names += [f"{kernel.name}.part", f"{kernel.name}.finish"]

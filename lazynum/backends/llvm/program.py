@@ -105,7 +105,7 @@ class Program:
         self._has_externs = any(isinstance(s, ExternStep) for s in steps)
         # Per kernel step, what its launch needs, looked up once here (the launch loop is
         # the hot path of a replayed loop body: microseconds a kernel).
-        self._launches = {index: (self._fns[s.name], tuple(s.args), tuple(
+        self._launches = {index: (self._fns.get(s.name), tuple(s.args), tuple(
             (n, *self.values[n - n_inputs]) for n in s.writes), ctypes.c_void_p * (
             len(s.args) + bool(s.scalars)) if s.args or s.scalars else ctypes.c_void_p * 1)
             for index, s in enumerate(steps) if isinstance(s, KernelStep)}
@@ -182,6 +182,9 @@ class Program:
             for j, n in enumerate(step.scalars):
                 block[j:j + 1].view(values[n].dtype)[0] = values[n][()]
             pointers[len(args)] = block.ctypes.data
+        if step.scatter_slots is not None:
+            self._launch_scatter(step, pointers[:], param_ptr, sizes, threads)
+            return
         work = evaluate(step.work, sizes)
         parallel = work >= workers.MIN_PARALLEL_WORK and threads > 1
         if parallel and found is not None:
@@ -216,6 +219,28 @@ class Program:
         pointers = (ctypes.c_void_p * (len(addresses) + 1))(*addresses, base)
         self._fns[f"{step.name}.finish"](pointers, param_ptr, param_ptr, 0, parts)
         return True
+
+    def _launch_scatter(self, step, addresses, param_ptr, sizes, threads) -> None:
+        """A kernel with scatter targets (``compile.loop_strategy``: private copies): its
+        parts scatter slices of the outer loop into copies of their own, then ``finish``
+        combines the base and the copies in part order."""
+        slots = evaluate(step.scatter_slots, sizes)
+        extent = evaluate(step.extent, sizes) if step.extent is not None else 1
+        parts = max(1, min(threads, extent))
+        if evaluate(step.work, sizes) < workers.MIN_PARALLEL_WORK or slots > step.scatter_copies_max:
+            parts = 1
+        scratch = np.empty(max(parts * slots, 1), dtype=np.int64)
+        base = scratch.ctypes.data
+        bounds = [extent * t // parts for t in range(parts + 1)]
+        part = self._fns[f"{step.name}.part"]
+        calls = [(part, ((ctypes.c_void_p * (len(addresses) + 1))(*addresses, base + 8 * t * slots),
+                         param_ptr, param_ptr, bounds[t], bounds[t + 1])) for t in range(parts)]
+        if parts == 1:
+            part(*calls[0][1])
+        else:
+            workers.run_all(calls)
+        pointers = (ctypes.c_void_p * (len(addresses) + 1))(*addresses, base)
+        self._fns[f"{step.name}.finish"](pointers, param_ptr, param_ptr, 0, parts)
 
     def _routine(self, step, values, sizes) -> None:
         _, shape = self.values[step.out - self.n_inputs]
