@@ -312,3 +312,26 @@ def exotic_arrays(draw, dtype=exotic_dtypes, shape=None):
     for i, value in enumerate(values):
         array[i] = value
     return array.reshape(shape).astype(dt)
+
+
+# --- polynomials, bits and least squares (issue 16 item 3) -----------------------------------
+
+def polynomial_coefficients(min_size=1, max_size=6):
+    """1-d coefficient arrays (highest power first) of small integers or floats, leading
+    zeros included (NumPy keeps them)."""
+    return st.sampled_from([np.dtype(np.int64), np.dtype(np.float64), np.dtype(np.float32)]).flatmap(
+        lambda dt: hnp.arrays(dt, st.integers(min_size, max_size), elements=_elements(dt, small=True)))
+
+
+def bit_arrays(dtype=None):
+    """Integer or boolean arrays of 0-3 dims whose values are mostly 0 and 1 (what bits
+    are packed from), any integer values included."""
+    dtype = st.sampled_from(BOOL + INTEGER) if dtype is None else st.just(np.dtype(dtype))
+    return dtype.flatmap(lambda dt: hnp.arrays(dt, shapes(0, 3, 0, 11), elements=(
+        st.booleans() if dt.kind == "b" else st.integers(0, 1) | st.integers(0, 100))))
+
+
+def least_squares_problems():
+    """(m, n, k or None, rank-deficient?) for ``lstsq``: tall, square and wide systems."""
+    return st.tuples(st.integers(1, 7), st.integers(1, 5), st.none() | st.integers(1, 3),
+                     st.booleans())

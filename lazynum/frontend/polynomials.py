@@ -1,8 +1,9 @@
 """NumPy's polynomial functions on coefficient arrays (highest power first), lazily:
 ``polyadd``, ``polysub``, ``polymul``, ``polyder``, ``polyint``, ``polydiv`` and ``polyfit``,
 each NumPy's own steps (``numpy/lib/_polynomial_impl.py``) so the dtypes and roundings are
-NumPy's: sums zero-pad the shorter operand in front, a product is ``convolve``, a fit is
-``lstsq`` on the scaled Vandermonde matrix.
+NumPy's: sums zero-pad the shorter operand in front, a product is ``convolve`` (without
+the leading zeros ``poly1d`` drops: a bounded array), a fit is ``lstsq`` on the scaled
+Vandermonde matrix.
 
 ``polydiv``'s remainder drops its leading coefficients while they are close to zero, a
 length only the data decides: it is a bounded array (no sync).  ``numpy.poly1d`` is NumPy's
@@ -69,11 +70,25 @@ def polysub(a1, a2):
     return special if special is not None else call(np.subtract, _padded_pair(a1, a2))
 
 
+def _leading_zeros(a):
+    """How many leading coefficients ``poly1d`` drops from ``a`` (all but one of all-zeros)."""
+    zero = call(np.equal, (a, 0)).astype(np.intp)
+    return call(np.minimum, (asum(cumprod(zero)), len(a) - 1))
+
+
 def polymul(a1, a2):
-    """The product of two polynomials: the convolution of their coefficients
-    (``numpy.polymul``)."""
+    """The product of two polynomials (``numpy.polymul``), a bounded array.
+
+    NumPy multiplies ``poly1d``s, which drop leading zero coefficients first: the product
+    is the convolution of the full arrays without its first ``z1 + z2`` entries (the
+    products with those zeros), so its length is data.
+    """
     special = _with_poly1d("polymul", (a1, a2))
-    return special if special is not None else convolve(a1, a2)
+    if special is not None:
+        return special
+    a1, a2 = atleast_1d(_lazy(a1)), atleast_1d(_lazy(a2))
+    full = convolve(a1, a2)
+    return full[call(np.add, (_leading_zeros(a1), _leading_zeros(a2))):]
 
 
 def _ordered(m, what, instead) -> int:
@@ -137,7 +152,7 @@ def polydiv(u, v):
         d = call(np.multiply, (scale, r[k]))
         q[k] = d
         r[k:k + n + 1] = call(np.subtract, (r[k:k + n + 1], call(np.multiply, (d, v))))
-    close = call(np.less_equal, (call(np.absolute, (r,)), 1e-8))
+    close = call(np.less_equal, (call(np.absolute, (r,)), 1e-8))   # NumPy's allclose(r[0], 0)
     leading = asum(cumprod(close.astype(np.intp)))      # how many lead with near-zeros
     return q, r[call(np.minimum, (leading, len(r) - 1)):]
 
