@@ -19,6 +19,7 @@ from ..control import telemetry as metrics
 from ..compile.cut import SizeSlot, fill, has_slot
 from ..expr import fp_state
 from ..expr.registry import lookup
+from ..expr.symbolic import SymInt
 
 NAME = "numpy"
 ARTIFACT_VERSION = "reference-1"
@@ -127,6 +128,74 @@ def load(data: bytes) -> Program:
         return Program(steps, [int(r) for r in doc["outputs"]])
     except (KeyError, TypeError, ValueError, UnicodeDecodeError) as exc:
         raise ValueError(f"malformed reference program: {exc}") from None
+
+
+def run_trace(trace) -> list:
+    """Interpret one trace's pending nodes with NumPy, op by op: the interpreter tier.
+
+    A ``Program`` is a cut lowered for replay (sizes as slots, attrs as templates); building
+    one costs more than running it once (5,000 nodes: 55 ms to build, 30 ms to run).  The
+    interpreter tier runs every trace anew, so it reads the trace itself: each node's attrs
+    and shape hold this trace's sizes (a ``SymInt`` *is* its value), and the signature has
+    found every argument's position (``trace.refs``).  Same semantics as ``Program.run``:
+    values die after their last use, a scatter updates its base in place when the run owns
+    it, and every result is checked against the node's shape and dtype.  ``trace(j)`` names
+    a failing step's line.
+    """
+    order, all_refs, sized = trace.order, trace.refs, trace.sized_attrs
+    inputs = [leaf.buffer for leaf in trace.leaves]
+    last = {}
+    for j, refs in enumerate(all_refs):
+        for a in refs:
+            last[a] = j
+    results = trace.results
+    for r in results:
+        last[r] = len(order)
+    values = [None] * len(order)
+    log, lines = fp_state.active_log(), fp_state.LogLines()
+    with numpy_errors(log, lines):
+        for j, node in enumerate(order):
+            refs = all_refs[j]
+            arrays = [values[a] if a >= 0 else inputs[-1 - a] for a in refs]
+            attrs = _concrete(node.attrs) if j in sized else node.attrs
+            values[j] = _run_node(j, node, attrs, refs, arrays, values, last, trace)
+            if lines.lines:
+                log.step(j, lines.take())
+            for a in refs:
+                if a >= 0 and last[a] == j:
+                    values[a] = None
+    metrics.counters["kernels_launched"] += len(order)
+    return [values[r] if r >= 0 else inputs[-1 - r] for r in results]
+
+
+def _run_node(j, node, attrs, args, arrays, values, last, trace):  # noqa: PLR0913  # noqa: PLR0913
+    op = node.op
+    reference = op.reference
+    if (op.reference_inplace is not None and args and args[0] >= 0 and last[args[0]] == j
+            and args.count(args[0]) == 1 and _owned_and_unshared(arrays, values)):
+        reference = op.reference_inplace
+    try:
+        out = reference(arrays, attrs)
+    except (IndexError, ValueError, OverflowError) as exc:
+        exc.add_note(f"raised by lazynum op {op.name!r} traced at {trace(j) or '?'}")
+        raise          # (asking the trace names the failing node)
+    if type(out) is not np.ndarray:
+        out = np.asarray(out)        # NumPy returns scalars for 0-d results
+    if out.dtype != node.dtype or out.shape != node.shape:    # (a SymInt compares as its value)
+        raise InternalError(f"op {op.name} produced {out.dtype}{out.shape}, "
+                            f"its rules said {node.dtype}{tuple(map(int, node.shape))}")
+    return out
+
+
+def _concrete(value):
+    """An attr with each ``SymInt`` as the plain int it is in this trace (references do
+    arithmetic on attrs; a SymInt would build expressions)."""
+    kind = type(value)
+    if kind is SymInt:
+        return int(value)
+    if kind is tuple:
+        return tuple([_concrete(v) for v in value])
+    return value
 
 
 def numpy_errors(log, lines):

@@ -7,6 +7,7 @@ implementation (which is also the ``numpy`` backend's lowering), its VJP rule (a
 """
 from __future__ import annotations
 
+import sys
 from typing import Callable
 
 KINDS = ("leaf", "elementwise", "reduce", "scan", "view", "index", "extern", "creation")
@@ -59,12 +60,18 @@ class Op:
 OPS: dict[str, Op] = {}
 
 
+# Signature entries name ops by their name (lazynum.expr.signature); these mark other entries.
+RESERVED_NAMES = frozenset({"leaf", "outputs"})
+
+
 def register(name: str, kind: str, *, shape, dtype, reference, doc: str = "",
              may_fail: bool = False, reference_inplace=None) -> Op:
     """Create and register a primitive; a duplicate name is a programming error."""
     if name in OPS:
         raise ValueError(f"op {name!r} registered twice")
-    op = Op(name, kind, shape, dtype, reference, doc=doc, may_fail=may_fail,
+    if name in RESERVED_NAMES:
+        raise ValueError(f"op name {name!r} is reserved (graph signatures use it as a marker)")
+    op = Op(sys.intern(name), kind, shape, dtype, reference, doc=doc, may_fail=may_fail,
             reference_inplace=reference_inplace)
     OPS[name] = op
     return op

@@ -20,7 +20,7 @@ import warnings
 from ..control import settings as config, telemetry as metrics
 from ..backends import reference
 from ..compile.cut import Cut
-from ..compile.shape_functions import ShapeFunction
+from ..compile.shape_functions import ShapeFunction, build as build_shape_function
 from ..expr.signature import SYM, bind, signature
 from ..control.version import __version__
 from . import cache_entry, tiers
@@ -74,23 +74,33 @@ def execute(backend, order, outputs, site: str) -> list:
     symbols = bind(sig, order)
     inputs = [leaf.buffer for leaf in sig.leaves]
     run_start = time.perf_counter()
-    sites = StepSites(order)
+    trace = Trace(order, sig)
     try:
-        values = entry.program.run(inputs, entry.sizes(symbols), sites)
+        values = entry.program.run(inputs, entry.sizes(symbols), trace)
     except Exception as exc:
-        exc.lazynum_failed_node = sites.failed
+        exc.lazynum_failed_node = trace.failed
         raise
     metrics.timers["run"] += time.perf_counter() - run_start
     return values
 
 
-class StepSites:
-    """What a program asks when step ``j`` fails: the user's line that traced it.  Asking
-    names the failing node, so the sync can undo the writes that reached it."""
-    __slots__ = ("order", "failed")
+class Trace:
+    """The trace a program runs for: its pending nodes in order, its leaves and outputs.
 
-    def __init__(self, order):
+    A program asks ``trace(j)`` for the user's line when step ``j`` fails; asking names the
+    failing node, so the sync can undo the writes that reached it.  The interpreter tier
+    runs the trace's nodes themselves (``reference.run_trace``) at the argument positions
+    (``refs``) and outputs (``results``: step ``j`` or leaf ``-1 - i``) the signature found,
+    making the attrs of ``sized_attrs`` plain.
+    """
+    __slots__ = ("order", "leaves", "refs", "sized_attrs", "results", "failed")
+
+    def __init__(self, order, sig):
         self.order = order
+        self.leaves = sig.leaves
+        self.refs = sig.refs
+        self.sized_attrs = sig.sized_attrs
+        self.results = sig.key[-1][1]
         self.failed = None
 
     def __call__(self, j: int) -> str:
@@ -146,9 +156,9 @@ def _compile(backend, order, outputs, sig, site) -> Entry:
     start = time.perf_counter()
     metrics.counters["cache_misses"] += 1
     _explain_miss(sig, site)
-    cut = Cut(order, outputs, sig)
     if _tiered(backend, order):
-        return _tiered_entry(backend, cut, sig, start)
+        return _tiered_entry(backend, order, sig, start)
+    cut = Cut(order, outputs, sig)
     program = backend.compile(cut)
     entry = Entry(program, cut.finish())
     metrics.counters["compiles"] += 1
@@ -164,21 +174,31 @@ def _tiered(backend, order) -> bool:
             and not tiers.compile_first(order))
 
 
-def _tiered_entry(backend, cut, sig, start) -> Entry:
-    """The interpreter tier now; the compiled one from its second run on, built in the
-    background (and stored on disk when it is ready)."""
-    interpreted = reference.compile(cut)
-    shape_fn = cut.finish()
-
+def _tiered_entry(backend, order, sig, start) -> Entry:
+    """The interpreter tier now (it runs each trace's own nodes: nothing to lower); the
+    compiled program from a later run on, built in the background (and stored on disk when
+    it is ready).  The entry's sizes are the symbols alone: the compiled program has its own
+    shape function."""
     def on_ready(program, compiled_shape_fn):
         metrics.counters["compiles"] += 1
         if sig.cacheable:
             _to_disk(backend, sig, Entry(program, compiled_shape_fn))
     keep = (lambda: disk_cache() is not None) if sig.cacheable else (lambda: False)
-    entry = Entry(tiers.TieredProgram(interpreted, backend, on_ready, keep,
-                                      tiers.planning_cost(cut.order)), shape_fn)
+    entry = Entry(tiers.TieredProgram(backend, on_ready, keep, tiers.planning_cost(order)),
+                  _symbols_only(len(sig.symbols)))
     metrics.timers["compile"] += time.perf_counter() - start
     return entry
+
+
+_symbols_functions: dict = {}
+
+
+def _symbols_only(n_symbols: int) -> ShapeFunction:
+    """The shape function returning the ``n_symbols`` symbols and nothing derived."""
+    function = _symbols_functions.get(n_symbols)
+    if function is None:
+        function = _symbols_functions[n_symbols] = build_shape_function(n_symbols, [])
+    return function
 
 
 # --- miss explanations and the recompile warning ----------------------------------------------
@@ -235,7 +255,7 @@ _NODE_FIELDS = ("op", "attrs", "dtype", "shape", "args")
 
 def _describe_difference(position, new, old) -> str:
     names = _FIELDS.get(new[0], _NODE_FIELDS)
-    what = "input" if new[0] == "leaf" else f"op {getattr(new[0], 'name', new[0])!r}"
+    what = "input" if new[0] == "leaf" else f"op {new[0]!r}"
     for name, a, b in zip(names, new, old):
         if a != b:
             return f"{what} at position {position}: {name} {_show(a)} (cached: {_show(b)})"
@@ -250,6 +270,8 @@ def _show(value) -> str:
     if type(value) is tuple and value and value[0] == SYM:
         name = f"s{value[1]}"
         return name if len(value) == 2 else f"{name}[{value[2]}..{value[3] or 'inf'}]"
+    if type(value) is tuple and len(value) == 2 and value[0] == "dtype":
+        return value[1]
     if type(value) is tuple and len(value) == 3 and value[0] in _INFIX:
         return f"({_show(value[1])} {_INFIX[value[0]]} {_show(value[2])})"
     if type(value) is tuple and len(value) > _SHOWN_ITEMS:

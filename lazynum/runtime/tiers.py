@@ -29,6 +29,7 @@ import queue
 import threading
 import time
 
+from ..backends import reference
 from ..control import telemetry as metrics
 
 # The cost model (seconds), measured on the real-program suite (bench/programs): an
@@ -95,10 +96,8 @@ class TieredProgram:
     thread once the compiled program exists (the compile cache stores it on disk then).
     """
 
-    def __init__(self, interpreted, backend, on_ready, keep_at_exit=lambda: False,
-                 planning_seconds=0.0):
+    def __init__(self, backend, on_ready, keep_at_exit=lambda: False, planning_seconds=0.0):
         self.keep_at_exit = keep_at_exit    # whether a compile still queued at exit is wanted
-        self.interpreted = interpreted
         self.compiled = None
         self.failed = None              # why the compile failed (the program stays interpreted)
         self._prepared = None
@@ -147,16 +146,17 @@ class TieredProgram:
         self._shape_fn = cut.finish()
         self._prepared = prepared
 
-    def run(self, inputs, sizes, sites=None):
-        """``sizes`` is the interpreter tier's vector: the symbols, then its derived sizes."""
+    def run(self, inputs, sizes, trace):
+        """``sizes`` are the symbols (the compiled program computes its derived sizes with
+        its own shape function); ``trace`` is the run's trace, which the interpreter tier
+        runs node by node."""
         compiled = self.compiled
         if compiled is not None:
-            shape_fn = self._shape_fn
-            return compiled.run(inputs, shape_fn(sizes[:shape_fn.n_symbols]), sites)
+            return compiled.run(inputs, self._shape_fn(sizes), trace)
         metrics.counters["interpreted_runs"] += 1
         start = time.perf_counter()
         try:
-            return self.interpreted.run(inputs, sizes, sites)
+            return reference.run_trace(trace)
         finally:
             self._interpreted_seconds += time.perf_counter() - start
 
@@ -185,8 +185,11 @@ class TieredProgram:
         return "compiled" if self.compiled is not None else "interpreter"
 
     def __getattr__(self, name):
-        """Inspection (``kernel_count``, ``describe``, ...) answers for the current tier."""
-        return getattr(self.compiled if self.compiled is not None else self.interpreted, name)
+        """Inspection (``kernel_count``, ``describe``, ...) answers for the compiled program
+        once it exists (the interpreter tier keeps no program of its own)."""
+        if name.startswith("__") or self.__dict__.get("compiled") is None:
+            raise AttributeError(name)
+        return getattr(self.compiled, name)
 
 
 class _Worker:

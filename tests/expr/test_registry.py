@@ -31,6 +31,16 @@ def test_duplicate_registration_is_refused():
         register("add", "elementwise", shape=None, dtype=None, reference=None)
 
 
+@pytest.mark.parametrize("name", ["leaf", "outputs"])
+def test_names_that_mark_signature_entries_are_refused(name):
+    # signatures name ops by their name and mark input and output entries with these words:
+    # an op called "leaf" would make a graph's key equal to another graph's
+    from lazynum.expr.registry import OPS, register
+    with pytest.raises(ValueError, match="reserved"):
+        register(name, "elementwise", shape=None, dtype=None, reference=None)
+    assert name not in OPS
+
+
 # --- VJP rules (issue 6): every op declares how gradients flow through it ---------------------
 def _float_output_possible(op):
     """Whether the op can produce a floating-point value (else no cotangent reaches it)."""
