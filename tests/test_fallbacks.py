@@ -44,8 +44,10 @@ def test_linalg_without_a_lazy_form_falls_back_and_is_counted():
     S.assert_same(lnp.linalg.inv(x), np.linalg.inv(a))                # lazy: LAPACK in the program
     assert lnp.metrics()["fallbacks"] == 0
     S.assert_same(lnp.linalg.eigvals(x), np.linalg.eigvals(a))
-    S.assert_same(lnp.linalg.lstsq(x, lnp.ones(2))[0], np.linalg.lstsq(a, np.ones(2))[0])
+    S.assert_same(lnp.linalg.eig(x).eigenvalues, np.linalg.eig(a).eigenvalues)
     assert lnp.metrics()["fallbacks"] == 2
+    # NumPy's named result type survives the fallback (a plain tuple lost .eigenvectors)
+    assert type(lnp.linalg.eig(x)) is type(np.linalg.eig(a))
     report = lnp.metrics_report()
     assert "numpy.linalg.eigvals" in report and "test_fallbacks.py" in report
 
@@ -53,8 +55,9 @@ def test_linalg_without_a_lazy_form_falls_back_and_is_counted():
 def test_top_level_numpy_functions_without_lazy_versions_fall_back():
     a = np.arange(10.0)
     x = lnp.asarray(a) * 1.0
-    S.assert_same(lnp.polyfit(x, x * 2.0, 1), np.polyfit(a, a * 2.0, 1))
-    S.assert_same(lnp.trim_zeros(lnp.asarray([0, 1, 1, 3, 0])), np.trim_zeros(np.array([0, 1, 1, 3, 0])))
+    # roots: the result's dtype depends on the data; apply_along_axis calls Python per slice
+    S.assert_same(lnp.roots(x[:3] + 1.0), np.roots(a[:3] + 1.0))
+    S.assert_same(lnp.apply_along_axis(np.cumsum, 0, x), np.apply_along_axis(np.cumsum, 0, a))
     assert lnp.metrics()["fallbacks"] == 2
 
 
@@ -173,11 +176,12 @@ def test_copyto_of_a_window_onto_itself_is_a_no_op_as_in_numpy():
 
 def test_a_fallback_syncs_all_its_lazy_arguments_at_once():
     a = np.array([[2.0, 1.0], [1.0, 3.0]])
-    x, y = lnp.asarray(a) * 2.0, lnp.ones(2) * 3.0
+    x, y = lnp.asarray(a) * 2.0, lnp.asarray(a) > 1.5
     lnp.reset_metrics()
-    result = lnp.linalg.lstsq(x, y)[0]
+    pieces = [lambda v: v * 3, lambda v: -v]
+    result = lnp.piecewise(x, [y], pieces)         # Python callbacks: NumPy's own
     assert lnp.metrics()["syncs"] == 1 and lnp.metrics()["fallbacks"] == 1
-    S.assert_same(result, np.linalg.lstsq(a * 2.0, np.ones(2) * 3.0)[0])
+    S.assert_same(result, np.piecewise(a * 2.0, [a > 1.5], pieces))
 
 
 # -- dtype and shape inquiries: no recursion, no sync -----------------------------------------

@@ -210,7 +210,9 @@ class _Copies:
                 return lazy
             return _wrap_result(value, self.numpy_backed) if wrap_new else value
         if isinstance(value, tuple):
-            return tuple(self.from_numpy(v, wrap_new) for v in value)
+            items = [self.from_numpy(v, wrap_new) for v in value]
+            # NumPy's named results (EigResult, SlogdetResult, ...) keep their type and names
+            return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
         if isinstance(value, list):
             return [self.from_numpy(v, wrap_new) for v in value]
         return value
