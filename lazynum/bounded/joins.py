@@ -11,6 +11,7 @@ import operator
 
 import numpy as np
 
+from ..array import layout as layouts
 from ..frontend import creation, joining, manipulation
 from ..array.conversion import to_array
 from ..expr.shapes import normalize_axis
@@ -54,7 +55,13 @@ def concatenate(arrays, axis=0, **kwargs):
     packed, _ = _compact(rows, keep)
     sizes = [None] * ndim
     sizes[axis] = total
-    return BoundedArray(manipulation.moveaxis(packed, 0, axis) if axis else packed, tuple(sizes))
+    result = manipulation.moveaxis(packed, 0, axis) if axis else packed
+    order = layouts.new_array_order(data._layout(), "K")
+    if order is not None:
+        # NumPy's concatenate keeps its inputs' memory order (argwhere's is F order), so a
+        # C-order reshape of the result copies rather than views: compaction wrote C order.
+        result = result.transpose(order).copy().transpose(tuple(np.argsort(order)))
+    return BoundedArray(result, tuple(sizes))
 
 
 def stack(arrays, axis=0, **kwargs):

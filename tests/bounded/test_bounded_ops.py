@@ -283,3 +283,20 @@ def test_results_over_argwhere_keep_its_f_order_so_a_c_reshape_copies():
     reshaped[...] = -4.0
     numpy_reshaped[...] = -4.0
     assert_same(got, expected)
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_concatenated_argwhere_results_keep_f_order(axis):
+    """Fuzz finding (tiers, seed 120893): NumPy's concatenate keeps its inputs' memory order,
+    so joined argwhere results are F-ordered and ``ravel`` of them is a copy; a write after
+    the ravel must not reach it (lazynum's compaction wrote the join in C order)."""
+    x = np.ones((2, 1))
+    expected = np.concatenate([np.argwhere(x), np.argwhere(x)], axis=axis) / 1.0
+    got = lnp.concatenate([lnp.argwhere(lnp.asarray(x)), lnp.argwhere(lnp.asarray(x))], axis=axis) / 1.0
+    assert got.flags.f_contiguous == expected.flags.f_contiguous
+    assert got.flags.c_contiguous == expected.flags.c_contiguous
+    flat, numpy_flat = got.ravel(), expected.ravel()
+    got[...] = -1.0
+    expected[...] = -1.0
+    assert_same(flat, numpy_flat)
+    assert_same(got, expected)
