@@ -13,8 +13,11 @@ import numpy as _np
 from .expr import dtypes as _dtypes
 from .array.arraytype import ndarray
 from .control.settings import config
+from .control import heap as _heap, settings as _settings
 from .control.telemetry import metrics, metrics_report, reset_metrics
 from .runtime import SyncError
+
+_heap.apply(_settings.get().heap)
 from .expr.dtypes import (bool_, byte, can_cast, cdouble, complex64, complex128, complexfloating,
     csingle, double, dtype, finfo, float16, float32, float64, float_, floating, half, generic, iinfo, inexact, int8, int16, int32, int64, int_, intc, integer, intp,
     issubdtype, longlong, number, promote_types, short, signedinteger, single, ubyte, uint8,

@@ -23,6 +23,7 @@ PLANNED_BACKENDS = ("cuda",)         # named in the design, not built yet
 VALID_SYNC_MODES = ("allow", "warn", "raise")
 VALID_LOGS = ("graph", "sync", "fallback", "flush", "kernels", "cache", "recompiles", "fusion")
 VALID_COMPILE_POLICIES = ("background", "eager")
+VALID_HEAP_POLICIES = ("keep", "system")
 
 
 def _parse_backend(text: str) -> str:
@@ -58,6 +59,13 @@ def _parse_compile(text: str) -> str:
     policy = text.strip().lower()
     if policy not in VALID_COMPILE_POLICIES:
         raise ValueError(f"LAZYNUM_COMPILE={text!r}: expected one of {', '.join(VALID_COMPILE_POLICIES)}")
+    return policy
+
+
+def _parse_heap(text: str) -> str:
+    policy = text.strip().lower()
+    if policy not in VALID_HEAP_POLICIES:
+        raise ValueError(f"LAZYNUM_HEAP={text!r}: expected one of {', '.join(VALID_HEAP_POLICIES)}")
     return policy
 
 
@@ -108,6 +116,7 @@ class Settings:
     flush_bytes: int = 2 << 30
     dask_scheduler: str = ""          # "" = Dask's current scheduler
     dask_gather_bytes: int = 512 << 20
+    heap: str = "keep"
 
 
 # name -> (environment variable, parser, description)
@@ -148,6 +157,11 @@ SETTINGS_TABLE = {
     "dask_gather_bytes": ("LAZYNUM_DASK_GATHER_BYTES", _parse_positive_int,
                           "Largest distributed result a sync brings into this process "
                           "(GatherLimitError above it: keep it distributed with x.to_dask())."),
+    "heap": ("LAZYNUM_HEAP", _parse_heap,
+             "The C heap's policy for array buffers, applied once at import (glibc only): keep "
+             "(blocks under 4 MiB come from the heap and up to 64 MiB of freed memory is kept "
+             "for reuse: no page faults on every new array in a loop) or system (the C "
+             "library's defaults)."),
 }
 
 
