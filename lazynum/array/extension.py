@@ -13,6 +13,8 @@ The front end never imports ``lazynum.bounded``; it calls through this table, wh
 - ``register_hook(name, function)`` / ``hook(name)``: what the front end asks of the
   extension when its own arguments produce one (``x[mask]`` is a bounded selection; a ufunc
   over a bounded array).
+- ``register_hook("unsupported_dtype", f)``: an extensible function whose arguments have a
+  dtype with no lazy form (``expr.dtypes.UnsupportedDtype``) returns ``f(name, args, kwargs)``.
 - ``register_numpy_backed(cls)``: values of ``cls`` (``lazynum.eager``'s arrays of dtypes
   with no lazy form) are lazynum arrays holding a NumPy array (``__lazynum_numpy__()``);
   the NumPy fallbacks hand that array itself to NumPy, so writes alias as in NumPy.
@@ -20,6 +22,8 @@ The front end never imports ``lazynum.bounded``; it calls through this table, wh
 from __future__ import annotations
 
 import functools
+
+from ..expr.dtypes import UnsupportedDtype
 
 TYPES: set = set()              # extension array types
 _PLAIN: dict = {}               # namespace name -> the front end's function
@@ -59,7 +63,12 @@ def extensible(name: str):
         @functools.wraps(function)
         def dispatch(*args, **kwargs):
             form = _FORMS.get(name)
-            return function(*args, **kwargs) if form is None else form(*args, **kwargs)
+            try:
+                return function(*args, **kwargs) if form is None else form(*args, **kwargs)
+            except UnsupportedDtype:        # NumPy-backed arrays answer it (lazynum.eager)
+                if "unsupported_dtype" not in _HOOKS:
+                    raise
+                return _HOOKS["unsupported_dtype"](name, args, kwargs)
         dispatch.__lazynum_extensible__ = name
         return dispatch
     return decorate

@@ -90,8 +90,12 @@ def install(namespace) -> None:
     interface.install()
     extension.register_numpy_backed(NumpyBackedArray)
     extension.register_hook("numpy_backed", lambda value, backed: wrap_numpy(value, backed))
+    # Extensible functions (lazynum.sum, ...) stay one function: their dispatch asks this hook.
+    extension.register_hook("unsupported_dtype", lambda name, args, kwargs: run(
+        f"numpy.{name}", getattr(np, name), args, kwargs))
     for name in namespace.__all__:
-        if _wraps_a_numpy_function(namespace, name):
+        if _wraps_a_numpy_function(namespace, name) and \
+                not hasattr(getattr(namespace, name), "__lazynum_extensible__"):
             setattr(namespace, name, _namespace_form(name, getattr(namespace, name),
                                                      getattr(np, name)))
     for method_name in _UFUNC_METHODS:
