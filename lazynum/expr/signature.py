@@ -29,6 +29,7 @@ import numpy as np
 from .symbolic import Symbol, SymInt
 
 SYM = "$s"      # marks a canonical symbol in attrs/shapes (no attr is a tuple starting with it)
+DTYPE = "$d"    # marks a dtype in attrs, by name (same rule)
 
 # Ops and dtypes enter the key as interned names, not objects: the disk cache stores the key's
 # repr, and a dtype's repr is Python code (~5 us): 50,000 nodes took 240 ms to print, 45 ms as
@@ -165,7 +166,7 @@ class Signature:
         if kind is float or kind is bool or isinstance(a, np.generic):
             return (kind.__name__, repr(a))
         if isinstance(a, np.dtype):
-            return ("dtype", dtype_name(a))
+            return (DTYPE, dtype_name(a))
         if kind is slice:
             return ("slice", self._attr(a.start), self._attr(a.stop), self._attr(a.step))
         self.cacheable = False      # e.g. an array in attrs: no exact, cheap key for it

@@ -21,7 +21,7 @@ from ..control import settings as config, telemetry as metrics
 from ..backends import reference
 from ..compile.cut import Cut
 from ..compile.shape_functions import ShapeFunction, build as build_shape_function
-from ..expr.signature import SYM, bind, signature
+from ..expr.signature import DTYPE, SYM, bind, signature
 from ..control.version import __version__
 from . import cache_entry, tiers
 from .disk_cache import DiskCache, default_directory
@@ -270,7 +270,7 @@ def _show(value) -> str:
     if type(value) is tuple and value and value[0] == SYM:
         name = f"s{value[1]}"
         return name if len(value) == 2 else f"{name}[{value[2]}..{value[3] or 'inf'}]"
-    if type(value) is tuple and len(value) == 2 and value[0] == "dtype":
+    if type(value) is tuple and len(value) == 2 and value[0] == DTYPE:
         return value[1]
     if type(value) is tuple and len(value) == 3 and value[0] in _INFIX:
         return f"({_show(value[1])} {_INFIX[value[0]]} {_show(value[2])})"

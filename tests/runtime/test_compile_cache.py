@@ -199,6 +199,18 @@ def test_a_miss_is_explained_against_the_nearest_cached_program(capsys):
     assert "input at position 0: dtype float32 (cached: float64)" in err
 
 
+def test_a_miss_on_a_dtype_attr_names_the_dtype():
+    # dtypes enter signatures by name, tagged: an explanation prints the name alone, and an
+    # attr that is a tuple of the word "dtype" and a name is not mistaken for one
+    from lazynum.expr.signature import DTYPE
+    from lazynum.runtime.compile_cache import explain
+    cached = [("leaf", "float64", (4,), "C"), ("op", ((DTYPE, "float32"), ("dtype", "x")), "float32", (4,), (-1,))]
+    new = [("leaf", "float64", (4,), "C"), ("op", ((DTYPE, "int16"), ("dtype", "x")), "int16", (4,), (-1,))]
+    line = explain(new, [cached])
+    assert line == ("nearest cached program: op 'op' at position 1: attrs (int16, (dtype, x)) "
+                    "(cached: (float32, (dtype, x)))")
+
+
 def test_a_line_that_keeps_compiling_warns_once_naming_what_changes():
     with lnp.config(recompile_limit=3):
         with pytest.warns(RuntimeWarning, match=r"compiled 4 different programs.*dtype") as record:
