@@ -211,8 +211,8 @@ def test_dtype_and_shape_inquiries_on_lazy_arrays_never_sync():
 
 # -- lazynum's own ufunc methods fall back like NumPy's -------------------------------------
 UFUNC_METHODS = {
-    "multiply.at": lambda m, a: m.multiply.at(a, [0, 0, 2], 2.0),
-    "maximum.at": lambda m, a: m.maximum.at(a, ([0, 0], [1, 1]), [3.0, 9.0]),
+    "power.at": lambda m, a: m.power.at(a, [0, 0, 2], 2.0),
+    "logical_and.at": lambda m, a: m.logical_and.at(a, ([0, 0], [1, 1]), [3.0, 0.0]),
     "bitwise_or.reduce": lambda m, a: m.bitwise_or.reduce(m.asarray(a, dtype=m.int64) + 3),
     "bitwise_xor.reduce": lambda m, a: m.bitwise_xor.reduce(
         m.asarray(a, dtype=m.int64), axis=None, keepdims=True, initial=5),

@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 import lazynum as lnp
 from lazynum.control import telemetry as lnp_telemetry
-from lazynum.frontend.indexing.advanced import ufunc_at
+from lazynum.frontend.indexing.ufunc_at import ufunc_at
 from tests.strategies import (INTEGER, arrays, assert_same, dtypes, lazy_views, same_error,
                               shapes)
 
@@ -727,8 +727,8 @@ def test_ufunc_at_add_subtract():
     np.add.at(x, x > 0, 10.0)
     np.add.at(a, a > 0, 10.0)
     assert_same(a, x)
-    with pytest.raises(NotImplementedError, match="multiply.at"):     # not lazy
-        ufunc_at(lnp.multiply, a, [0], 2.0)
+    with pytest.raises(NotImplementedError, match="power.at"):     # not lazy
+        ufunc_at(lnp.power, a, [0], 2.0)
     with pytest.raises(IndexError):
         lnp.add.at(a, [5], 1.0)
 
@@ -748,8 +748,9 @@ def test_ufunc_at_with_a_loop_in_another_dtype(dtype, values):
     np.subtract.at(y, key, values)
     np.subtract.at(b, lnp.asarray(key), values)
     assert_same(b, y)
-    with pytest.raises(NotImplementedError, match="loop"):
-        ufunc_at(lnp.add, b, key, values)
+    if dtype != np.int32:       # (int64 sums into int32: wrapping commutes, so lazy)
+        with pytest.raises(NotImplementedError, match="loop"):
+            ufunc_at(lnp.add, b, key, values)
     assert_same(b, y)
 
 

@@ -415,7 +415,7 @@ def _scatter_targets(b, scatters) -> list:
         b.phase.stores.append(Store(buffer.name, flat_index(idx, c_strides(b.shape_of(node))), value))
         b.phase.inner = loops
         size = _size_of(b.shape_of(node))
-        targets.append(ScatterTarget(buffer.name, node.op.lowerings[KERNEL].combine, node.dtype,
+        targets.append(ScatterTarget(buffer.name, node.op.lowerings[KERNEL].combine_of(node), node.dtype,
                                      size, offset, b.phase, value))
         offset = offset + size
     return targets

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..control import telemetry
+from ..expr.combines import NOT_APPLICABLE, lookup as lookup_combine
 from ..expr.indexing import ScatterLowering
 from ..expr.registry import KERNEL, Routine
 from . import wide_dtypes
@@ -95,9 +96,12 @@ def classify(node, supports) -> tuple:
     if node.op.name == "view":
         return "view", None
     if isinstance(lowering, ScatterLowering):
-        if node.dtype.kind in "iuf" and supports.reduction(lowering.combine, node.dtype):
+        combine = lowering.combine_of(node)
+        # (bool only where the combine is a bitwise one: add on bool is NumPy's logical or)
+        kinds = "biu" if lookup_combine(combine).nan == NOT_APPLICABLE else "iuf"
+        if node.dtype.kind in kinds and supports.reduction(combine, node.dtype):
             return "scatter", None
-        return "extern", f"the backend has no {lowering.combine} scatter on {node.dtype}"
+        return "extern", f"the backend has no {combine} scatter on {node.dtype}"
     if node.op.kind == "reduce":
         if lowering.combine in ARG_COMBINES and (not node.shape or node.attrs[0] != len(node.args[0].shape) - 1):
             # An arg-reduction carries a serial compare-and-select chain through its loop:

@@ -78,6 +78,23 @@ def _constant(value):
     return lambda dtype: value
 
 
+def _bits(dtype) -> str:
+    kind = _kind(dtype)
+    if kind not in "biu":
+        raise TypeError(f"bitwise combines are defined on bool and integers, not {dtype}")
+    return kind
+
+
+def _all_bits(dtype):
+    # bitwise_and's identity: every bit set (True for bool, -1 signed, the maximum unsigned)
+    kind = _bits(dtype)
+    return True if kind == "b" else -1 if kind == "i" else int(np.iinfo(dtype).max)
+
+
+def _no_bits(dtype):
+    return False if _bits(dtype) == "b" else 0
+
+
 def _nan_or(extreme):
     # maxnum/minnum(NaN, x) == x: a NaN start ignores itself, and an all-NaN slice stays NaN
     def identity(dtype):
@@ -97,6 +114,10 @@ COMBINES = {c.name: c for c in (
     Combine("fmin", _nan_or(highest), "fmin", False, IGNORE, False),
     Combine("logical_or", _constant(False), "bitwise_or", False, NOT_APPLICABLE, True),
     Combine("logical_and", _constant(True), "bitwise_and", False, NOT_APPLICABLE, True),
+    # (scatters only so far: ``expr.indexing.SCATTER_REDUCE``, for bitwise_*.at)
+    Combine("bitwise_and", _all_bits, "bitwise_and", False, NOT_APPLICABLE, True),
+    Combine("bitwise_or", _no_bits, "bitwise_or", False, NOT_APPLICABLE, True),
+    Combine("bitwise_xor", _no_bits, "bitwise_xor", False, NOT_APPLICABLE, True),
     # NaN wins (the first one), as in NumPy: the backend adds that to the strict comparison
     Combine("argmax", lowest, "greater", True, PROPAGATE, False),
     Combine("argmin", highest, "less", True, PROPAGATE, False),

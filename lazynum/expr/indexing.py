@@ -159,6 +159,41 @@ def _scatter_vjp(node, g, needs=None):
     return (to_base, None, _d.masked(won, _d.take_flat(g, idx)))
 
 
+# ufunc.at's combines other than add (``frontend.indexing.ufunc_at``): NumPy's ufunc names,
+# each a combine of ``expr.combines`` (identity, scalar op, NaN rule).  Unbuffered as
+# NumPy's ``at``: every repeated index applies, in index order.
+SCATTER_COMBINES = ("multiply", "minimum", "maximum", "fmin", "fmax", "bitwise_and",
+                    "bitwise_or", "bitwise_xor", "logical_and", "logical_or")
+
+
+def _scatter_reduce_shape(args, attrs):
+    (combine,) = attrs
+    if combine not in SCATTER_COMBINES:
+        raise ValueError(f"scatter_reduce: no combine {combine!r} (known: {', '.join(SCATTER_COMBINES)})")
+    if combine.startswith("logical") and args[0].dtype != dtypes.BOOL:
+        raise TypeError(f"scatter_reduce: {combine} combines bool values, not {args[0].dtype}")
+    return _scatter_shape(args, attrs)
+
+
+def _scatter_reduce_inplace(arrays, attrs):
+    base, idx, values = arrays
+    getattr(np, attrs[0]).at(base.reshape(-1), idx, values)
+    return base
+
+
+SCATTER_REDUCE = register(
+    "scatter_reduce", "index", shape=_scatter_reduce_shape, dtype=lambda args, attrs: args[0].dtype,
+    reference=_on_a_copy(_scatter_reduce_inplace), reference_inplace=_scatter_reduce_inplace,
+    doc="Copy of base with base.flat[idx] = combine(base.flat[idx], values) for each index in "
+        "order (NumPy's <combine>.at: duplicates all apply); attrs: (combine,), a name of "
+        "SCATTER_COMBINES.")
+# Bitwise and logical scatters are integer/bool valued: no cotangent reaches them.  For
+# multiply and the extremes the rule is not written: a product's gradient through repeated
+# indices needs the other factors (zeros included), and the extremes need a tie convention.
+SCATTER_REDUCE.vjp = _d.not_written(
+    "scatter_reduce (multiply/minimum/maximum/fmin/fmax.at)",
+    "; without repeated indices write a[idx] = lazynum.<ufunc>(a[idx], b) instead")
+
 SCATTER.vjp = _scatter_vjp
 SCATTER_ADD.vjp = _d.uses_needs(lambda node, g, needs=None: (
     g, None, _d.take_flat(g, node.args[1]) if _d.wanted(needs, 2) else None))
@@ -214,12 +249,17 @@ class ScatterLowering:
     """A scatter-combine's kernel form: the compile layer gives it a scatter target
     (``compile.kernel_ir.ScatterTarget``: private copies per part, combined in order) and
     computes its indices and values in the kernel's loop (``compile.lowering._scatter``);
-    ``combine`` names what it folds with (``expr.combines``).  It is never called as a
-    pointwise lowering."""
+    ``combine`` names what it folds with (``expr.combines``), or is None where the node's
+    first attr names it (``scatter_reduce``): ask ``combine_of(node)``.  It is never called
+    as a pointwise lowering."""
     __slots__ = ("combine",)
 
-    def __init__(self, combine: str):
+    def __init__(self, combine: str | None):
         self.combine = combine
+
+    def combine_of(self, node) -> str:
+        """The combine that ``node`` (a node of this lowering's op) folds with."""
+        return self.combine if self.combine is not None else node.attrs[0]
 
     def __call__(self, builder, node, args):
         raise TypeError(f"{node.op.name} is lowered as a scatter target, not pointwise")
@@ -229,3 +269,4 @@ class ScatterLowering:
 
 
 declare_lowering(SCATTER_ADD, ScatterLowering("add"))
+declare_lowering(SCATTER_REDUCE, ScatterLowering(None))

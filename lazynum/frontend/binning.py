@@ -26,7 +26,8 @@ from ..expr.checks import ASSERT_ALL
 from ..expr.complex_parts import complex_node
 from .creation import linspace, zeros
 from .fallbacks import numpy_function
-from .indexing.advanced import take, ufunc_at
+from .indexing.advanced import take
+from .indexing.ufunc_at import ufunc_at
 from .joining import concatenate, diff
 from .manipulation import ravel
 from .mathfuncs import clip, where

@@ -20,7 +20,7 @@ from ..array.arraytype import ndarray, wrap
 from ..array.conversion import to_node
 from .binning import _lazy, _outer_edges
 from .creation import linspace, zeros
-from .indexing.advanced import ufunc_at
+from .indexing.ufunc_at import ufunc_at
 from .joining import diff, stack
 from .manipulation import reshape
 from .reductions import sum as asum

@@ -30,7 +30,7 @@ from ..expr.elementwise import (BINARY_UFUNCS, COMPARISONS, MULTI_OUTPUT_UFUNCS,
     UNARY_UFUNCS)
 from ..expr.shapes import broadcast_shapes
 from .fallbacks import ufunc_fallback
-from .indexing.advanced import ufunc_at
+from .indexing.ufunc_at import ufunc_at
 from .manipulation import reshape
 
 _apply = nodes.apply
@@ -462,8 +462,10 @@ class ufunc:
             return self._fallback("outer", (A, B), kwargs)
 
     def at(self, a, indices, b=None):
-        """``a[indices] op= b`` unbuffered; lazy for add/subtract into a lazynum array,
-        else NumPy's ``at`` as a counted fallback that writes back into ``a``."""
+        """``a[indices] op= b`` unbuffered; lazy into a lazynum array for add, subtract,
+        multiply, minimum, maximum, fmin, fmax, bitwise_and/or/xor and (bool arrays)
+        logical_and/or (``indexing.ufunc_at``: a scatter kernel), else NumPy's ``at`` as a
+        counted fallback that writes back into ``a``."""
         if isinstance(a, ndarray):
             try:
                 return ufunc_at(self, a, indices, b)

@@ -24,18 +24,18 @@ from ...array.extension import extensible
 from ...expr import dtypes
 from ...array import layout as layouts
 from ...array.arraytype import ndarray, wrap, wrap_ordered
-from ...array.conversion import broadcast_node, cast, is_weak, to_array, to_node, weak_scalar
+from ...array.conversion import broadcast_node, cast, to_array, to_node
 from ...expr import node as nodes
-from ...expr.elementwise import SELECT, UFUNC_OPS, loop_signature
+from ...expr.elementwise import SELECT, UFUNC_OPS
 from ...expr.graph import toposort
-from ...expr.indexing import (CHECK_INDEX, PUT_ALONG_AXIS, SCATTER, SCATTER_ADD, TAKE,
+from ...expr.indexing import (CHECK_INDEX, PUT_ALONG_AXIS, SCATTER, TAKE,
                               TAKE_ALONG_AXIS, normalize_indices)
 from ...expr.movement import IOTA, VIEW
 from ...expr.shapes import broadcast_shapes, c_strides, normalize_axis, size_of
 from ..fallbacks import fallback, numpy_out
 from ..manipulation import ravel
 from .basic import (_is_basic, base_and_layout, basic_layout, broadcast_value, convert_value,
-                    key_items, view_node)
+                    view_node)
 
 
 __all__ = ["take", "take_along_axis", "put", "put_along_axis", "place", "nonzero",
@@ -718,51 +718,12 @@ def diag_indices_from(arr):
     return diag_indices(arr.shape[0], arr.ndim)
 
 
-# -- ufunc.at ----------------------------------------------------------------------------------
-def _targets(a, items, positions):
-    """Storage-level flat indices and result shape of ``a[items]`` (basic or advanced)."""
+# -- ufunc.at's targets ---------------------------------------------------------------------
+def at_targets(a, items, positions):
+    """Storage-level flat indices and result shape of ``a[items]`` (basic or advanced):
+    where ``ufunc.at`` scatters (``ufunc_at``)."""
     if not _is_basic(items):
         base, region, idxs, bshape, p, _ = _plan(a, _parse(a, items, positions))
         return _flat_targets(region, idxs, bshape, p)
     _, layout = base_and_layout(a)
     return _flat_targets(basic_layout(layout, items), [], (), 0)
-
-
-def ufunc_at(uf, a, indices, b=None):
-    """``uf.at(a, indices, b)``: unbuffered in-place ``a[indices] = uf(a[indices], b)``
-    where repeated indices accumulate (NumPy's ``ufunc.at``).
-
-    Lazy for ``add`` and ``subtract`` when the ufunc's loop runs in ``a.dtype`` (a
-    scatter-add).  Other ufuncs, and loops in another dtype (say an int array and float
-    values, where NumPy casts back after every single contribution), raise
-    NotImplementedError: NumPy's protocol then runs NumPy's own ``at`` on a synced copy.
-    """
-    name = uf.__name__
-    if name not in ("add", "subtract"):
-        raise NotImplementedError(
-            f"lazynum: {name}.at is not lazy (only add.at and subtract.at are); without repeated "
-            f"indices write a[idx] = lazynum.{name}(a[idx], b) instead")
-    if not isinstance(a, ndarray):
-        raise TypeError(f"{name}.at needs a lazynum array to write into, not {type(a).__name__}")
-    if b is None:
-        raise TypeError(f"second operand needed for ufunc {name}")
-    if is_weak(b):
-        key = bool if isinstance(b, bool) else int if isinstance(b, int) else float
-        b_node = None
-    else:
-        b_node = to_node(b)
-        key = b_node.dtype
-    signature = loop_signature(getattr(np, name), (a.dtype, key))
-    if signature != (a.dtype,) * 3:
-        raise NotImplementedError(f"lazynum: {name}.at with loop {signature} on a {a.dtype} "
-                                  "array is not lazy")
-    a._check_writeable()
-    targets, result = _targets(a, *key_items(indices, a.ndim))
-    values = weak_scalar(b, a.dtype, name) if b_node is None else cast(b_node, a.dtype)
-    values = broadcast_value(values, result)
-    if size_of(result) == 0 and not isinstance(targets, nodes.Node):
-        return
-    if name == "subtract":
-        values = nodes.apply(UFUNC_OPS["negative"], (values,), ())
-    base, _ = base_and_layout(a)
-    a._replace_storage(nodes.apply(SCATTER_ADD, (base, _inode(targets), values), ()))
