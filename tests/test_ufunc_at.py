@@ -31,7 +31,10 @@ def _no_sync_at(name, base, idx, values):
     """``lnp.<name>.at`` on pending arrays; asserts nothing synced or fell back."""
     lazy = lnp.asarray(base) * base.dtype.type(1) if base.dtype != bool else lnp.asarray(base) | False
     lnp.reset_metrics()
-    getattr(lnp, name).at(lazy, idx, values)
+    if values is None:
+        getattr(lnp, name).at(lazy, idx)
+    else:
+        getattr(lnp, name).at(lazy, idx, values)
     metrics = lnp.metrics()
     assert metrics["syncs"] == 0 and metrics["fallbacks"] == 0, lnp.metrics_report()
     return lazy
@@ -149,3 +152,28 @@ def _scatter_kernel_counts(name):
 def test_one_scatter_kernel_where_add_at_is_one(name):
     assert _scatter_kernel_counts(name) == _scatter_kernel_counts("add")
     assert _scatter_kernel_counts(name)[1] == 1
+
+
+@given(name=st.sampled_from(["negative", "invert", "positive", "absolute", "floor", "ceil",
+                             "trunc", "rint", "sign", "conjugate"]),
+       dtype=S.numeric_dtypes, rng=rngs(), n=st.integers(0, 30), size=st.integers(1, 8))
+def test_unary_at_with_repeated_indices_matches_numpy(name, dtype, rng, n, size):
+    if name == "invert" and dtype.kind == "f":
+        dtype = np.dtype(np.int16)
+    if name in ("floor", "ceil", "trunc", "rint") and dtype.kind != "f":
+        dtype = np.dtype(np.float32)
+    idx = rng.integers(-size, size, n)
+    base = _values(rng, size, dtype, nans=True) * dtype.type(3)
+    expected = base.copy()
+    getattr(np, name).at(expected, idx)
+    S.assert_same(_no_sync_at(name, base, lnp.asarray(idx), None), expected)
+
+
+def test_unary_at_errors_and_fallbacks():
+    a = lnp.arange(4.0) + 0.0
+    with pytest.raises(TypeError):
+        lnp.negative.at(a, [0], 1.0)
+    lnp.reset_metrics()
+    lnp.sqrt.at(a, [2, 2])                  # applied twice: NumPy's own at
+    assert lnp.metrics()["fallbacks"] == 1
+    S.assert_same(a, np.array([0.0, 1.0, 2.0 ** 0.25, 3.0]))

@@ -21,9 +21,11 @@ from __future__ import annotations
 import numpy as np
 
 from ...array.arraytype import ndarray
-from ...array.conversion import cast, is_weak, to_node, weak_scalar
+from ...array.conversion import broadcast_node, cast, is_weak, to_node, weak_scalar
+from ...expr import dtypes
 from ...expr import node as nodes
-from ...expr.elementwise import UFUNC_OPS, loop_signature
+from ...expr.elementwise import SELECT, UFUNC_OPS, loop_signature
+from ...expr.movement import literal
 from ...expr.indexing import SCATTER_ADD, SCATTER_COMBINES, SCATTER_REDUCE
 from ...expr.shapes import size_of
 from .advanced import _inode, at_targets
@@ -35,6 +37,11 @@ __all__: list = []
 # (see the module docstring): by the kinds of a.dtype and the loop's dtype.
 _WRAPPING = ("add", "subtract", "multiply", "bitwise_and", "bitwise_or", "bitwise_xor")
 _EXTREMES = ("minimum", "maximum", "fmin", "fmax")
+# Unary ufuncs whose repeated application is known without repeating it: involutions
+# (applied k times: f when k is odd) and idempotent ones (f when k >= 1), on the loops
+# where a.dtype is in and out (integer negation wraps: -(-x) == x for the lowest value too).
+_INVOLUTIONS = ("negative", "invert", "logical_not", "conjugate", "positive")
+_IDEMPOTENT = ("absolute", "floor", "ceil", "trunc", "rint", "sign")
 
 
 def _exact_after_cast(name: str, a_dtype, loop_dtype) -> bool:
@@ -76,6 +83,8 @@ def ufunc_at(uf, a, indices, b=None):
     name = uf.__name__
     if not isinstance(a, ndarray):
         raise TypeError(f"{name}.at needs a lazynum array to write into, not {type(a).__name__}")
+    if uf.nin == 1 and name in _INVOLUTIONS + _IDEMPOTENT:
+        return _unary_at(name, a, indices, b)
     if name not in ("add", "subtract") + SCATTER_COMBINES:
         raise NotImplementedError(
             f"lazynum: {name}.at is not lazy; without repeated indices write "
@@ -96,3 +105,25 @@ def ufunc_at(uf, a, indices, b=None):
     else:
         node = nodes.apply(SCATTER_REDUCE, (base, _inode(targets), values), (name,))
     a._replace_storage(node)
+
+
+def _unary_at(name, a, indices, b):
+    """``f.at(a, indices)`` for an involution or an idempotent ``f``: how often each
+    element is hit (a scatter-add of ones) decides between ``f(a)`` and ``a``."""
+    if b is not None:
+        raise TypeError("second operand provided when ufunc is unary")
+    if loop_signature(getattr(np, name), (a.dtype,)) != (a.dtype, a.dtype):
+        raise NotImplementedError(f"lazynum: {name}.at on a {a.dtype} array is not lazy")
+    a._check_writeable()
+    targets, result = at_targets(a, *key_items(indices, a.ndim))
+    if size_of(result) == 0 and not isinstance(targets, nodes.Node):
+        return
+    base, _ = base_and_layout(a)
+    int64 = dtypes.INT64
+    hits = nodes.apply(SCATTER_ADD, (broadcast_node(literal(0, int64), base.shape),
+                                     _inode(targets), broadcast_node(literal(1, int64), result)), ())
+    if name in _INVOLUTIONS:
+        hits = nodes.apply(UFUNC_OPS["bitwise_and"], (hits, literal(1, int64)), ())
+    applied = nodes.apply(UFUNC_OPS["not_equal"], (hits, literal(0, int64)), ())
+    changed = nodes.apply(UFUNC_OPS[name], (base,), ())
+    a._replace_storage(nodes.apply(SELECT, (applied, changed, base), ()))
