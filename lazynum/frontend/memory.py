@@ -8,6 +8,7 @@ memory with a NumPy array.  The answer comes from the layouts alone: no sync.
 """
 from __future__ import annotations
 
+import builtins
 import math
 import pickle
 import sys
@@ -19,10 +20,12 @@ import numpy as np
 from ..array import layout as layouts
 from ..array.arraytype import ndarray, wrap
 from ..array.conversion import to_array
+from ..array.reinterpret import reinterpret
+from ..expr import dtypes
 from ..expr import node as nodes
 from ..expr.extern import BYTESWAP
 from ..expr.movement import view_extent
-from . import joining, manipulation
+from . import fallbacks, joining, manipulation
 
 __all__ = ["shares_memory", "may_share_memory"]
 
@@ -92,12 +95,40 @@ def strides(self) -> tuple:
 
 
 def view(self, dtype=None, type=None):  # noqa: A002  (NumPy's keyword)
-    """``ndarray.view()``: a new array object over the same storage.  A reinterpretation
-    as another dtype or array type is not lazy yet and says so."""
-    if dtype is not None or type is not None:
-        raise NotImplementedError("lazynum: ndarray.view(dtype) and view(type) are not lazy yet "
-                                  "(np.asarray(x).view(...) reinterprets a synced copy)")
+    """``ndarray.view()``: a new array object over the same memory.
+
+    Parameters
+    ----------
+    dtype : data-type or ndarray subclass, optional
+        Read the bytes as this dtype: a lazy, writable view (``array.reinterpret``) with
+        NumPy's rules (an other itemsize resizes the last axis, which must be contiguous;
+        a 0-d array keeps its itemsize).  A dtype with no lazy form is NumPy's view of a
+        synced copy (``lazynum.eager``: a counted fallback that no longer aliases).
+    type : ndarray subclass, optional
+        ``numpy.ndarray`` or a lazynum array type: a lazynum array.  Another subclass
+        (``numpy.matrix``, ``numpy.recarray``) is NumPy's view of a synced copy (a counted
+        fallback: writes to it do not reach this array).
+    """
+    if type is None and isinstance(dtype, builtins.type) and issubclass(dtype, (np.ndarray, ndarray)):
+        dtype, type = None, dtype           # NumPy's view(ndarray_subclass)
+    if type is not None and not (isinstance(type, builtins.type)
+                                 and issubclass(type, (np.ndarray, ndarray))):
+        raise ValueError("Type must be a sub-type of ndarray type")
+    if type is not None and type is not np.ndarray and not issubclass(type, ndarray):
+        args = (self,) if dtype is None else (self, dtype)
+        return fallbacks.fallback(f"ndarray.view(type={type.__name__})", _numpy_view(type),
+                                  args, {}, numpy_result=True)
+    if dtype is not None:
+        dtype = dtypes.normalize(dtype)
+        if dtype != self.dtype:
+            return reinterpret(self, dtype)
     return self._window(self._layout(), readonly=not self.flags.writeable)
+
+
+def _numpy_view(subclass):
+    def numpy_view(data, dtype=None):
+        return data.view(subclass) if dtype is None else data.view(dtype, subclass)
+    return numpy_view
 
 
 def tobytes(self, order="C") -> bytes:
