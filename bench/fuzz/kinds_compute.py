@@ -246,7 +246,30 @@ def matmul(g):
     return Candidate(f"{g.fresh()} = {x} @ {y}", "matmul")
 
 
+def count(g):
+    """bincount of small non-negative integers (argmin results, folded integers), with weights
+    and minlength now and then; histogram counts over a variable's own range."""
+    x = g.pick(lambda v: numpy.ndim(v) >= 1 and dtype_name(v) != BOOL and numpy.size(v) > 0)
+    if x is None:
+        return None
+    value = g.value(x)
+    if dtype_name(value) in INTEGER and g.chance(0.5):
+        labels = f"(np.abs({x}.ravel()) % 5)"
+    else:
+        labels = f"np.argmin({x}, axis=-1).ravel()" if numpy.ndim(value) > 1 else f"np.argsort({x}, kind='stable')"
+    extra = ""
+    if g.chance(0.4):
+        extra += f", minlength={g.rng.choice([0, 3, 8])}"
+    if g.chance(0.3):
+        extra += f", weights=np.ones({labels}.shape) * 0.5"
+    form = f"np.bincount({labels}{extra})"
+    if dtype_name(value) in FLOAT and is_clean(value) and g.chance(0.3):
+        form = f"np.histogram({x}, bins={g.rng.choice([1, 3, 5])})[0]"
+    return Candidate(f"{g.fresh()} = {form}", "count")
+
+
 KINDS = {
+    "count": (count, 2),
     "elementwise.binary": (binary, 12),
     "elementwise.function": (binary_function, 3),
     "elementwise.power": (power, 2),

@@ -218,7 +218,25 @@ def scalar_write(g):
     return Candidate(f"{x}[{index}] {op} {scalar_literal(g, dtype_name(g.value(x)))}", "write.scalar")
 
 
+SCATTER_UFUNCS = ["add", "add", "subtract", "multiply", "maximum", "minimum", "fmax", "fmin"]
+
+
+def scatter_at(g):
+    """``np.<ufunc>.at(x, idx, v)`` with repeated and negative indices along axis 0."""
+    x = _target(g, lambda v: numpy.ndim(v) >= 1 and numpy.shape(v)[0] > 0 and dtype_name(v) != BOOL)
+    if x is None:
+        return None
+    value = g.value(x)
+    n = value.shape[0]
+    idx = [g.rng.randrange(-n, n) for _ in range(g.rng.randint(1, 6))]
+    ufunc = g.rng.choice(SCATTER_UFUNCS)
+    rhs = scalar_literal(g, value.dtype.name) if g.chance(0.6) else \
+        rhs_for(g, (len(idx),) + value.shape[1:], value.dtype.name)
+    return Candidate(f"np.{ufunc}.at({x}, np.array({idx}), {rhs})", "write.at")
+
+
 KINDS = {
+    "write.at": (scatter_at, 2),
     "write.setitem": (setitem, 7),
     "write.ellipsis": (ellipsis, 2),
     "write.augmented": (augmented, 8),
