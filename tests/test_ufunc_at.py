@@ -108,6 +108,22 @@ def test_loops_in_another_dtype_match_numpy():
         S.assert_same(lazy, expected)
 
 
+@pytest.mark.parametrize("dtype, name, value", [
+    (np.uint8, "add", 300), (np.uint16, "minimum", -1), (np.uint16, "multiply", -1),
+    (np.uint64, "add", False), (np.int8, "maximum", 2.7), (np.float32, "add", 1e40)])
+def test_python_scalars_are_strong_in_at(dtype, name, value):
+    # Fuzz findings (seeds 170006, 170043): NumPy's at converts a Python scalar to an array
+    # (int64/float64/bool), so -1 into uint16 is no OverflowError and 300 into uint8 wraps;
+    # a Python bool raised TypeError inside lazynum
+    expected = np.arange(1, 5).astype(dtype)
+    with np.errstate(all="ignore"):
+        getattr(np, name).at(expected, [0, 0, -1], value)
+    lazy = lnp.asarray(np.arange(1, 5).astype(dtype))
+    with lnp.errstate(all="ignore"):
+        getattr(lnp, name).at(lazy, [0, 0, -1], value)
+        S.assert_same(lazy, expected)
+
+
 def test_errors_match_numpy():
     x = np.ones(4)
     with pytest.raises(TypeError):              # as NumPy: a binary ufunc needs b

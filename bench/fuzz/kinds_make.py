@@ -125,6 +125,20 @@ def view_broadcast(g):
     return Candidate(f"{g.fresh()} = np.broadcast_to({x}, {target!r})", "view.broadcast")
 
 
+REINTERPRETED = ["int8", "uint8", "int16", "uint16", "int32", "float32", "int64", "uint64", "float64"]
+
+
+def view_dtype(g):
+    """``x.view(dtype)``: the same bytes read as another (non-bool) dtype; a different
+    itemsize changes the last axis (NumPy's ValueError when it is not contiguous)."""
+    x = g.pick(lambda v: isinstance(v, numpy.ndarray) and dtype_name(v) != "bool", clean=False,
+               writable=g.chance(0.5))
+    if x is None:
+        return None
+    dtype = g.rng.choice(REINTERPRETED)
+    return Candidate(f"{g.fresh()} = {x}.view(np.{dtype})", "view.dtype")
+
+
 def cast(g):
     x = g.pick(clean=False)
     if x is None:
@@ -178,6 +192,7 @@ KINDS = {
     "view.transpose": (view_transpose, 4),
     "view.reshape": (view_reshape, 6),
     "view.broadcast": (view_broadcast, 1),
+    "view.dtype": (view_dtype, 2),
     "cast": (cast, 6),
     "sync.explicit": (sync_explicit, 3),
     "sync.implicit": (sync_implicit, 4),

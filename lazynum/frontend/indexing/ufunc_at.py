@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...array.arraytype import ndarray
-from ...array.conversion import broadcast_node, cast, is_weak, to_node, weak_scalar
+from ...array.conversion import broadcast_node, cast, is_weak, to_node
 from ...expr import dtypes
 from ...expr import node as nodes
 from ...expr.elementwise import SELECT, UFUNC_OPS, loop_signature
@@ -56,20 +56,16 @@ def _exact_after_cast(name: str, a_dtype, loop_dtype) -> bool:
 
 def _values(name, a, b):
     """``b`` as a node of ``a.dtype`` that the scatter folds in; NotImplementedError where
-    that would not give NumPy's result."""
-    if is_weak(b):
-        key = bool if isinstance(b, bool) else int if isinstance(b, int) else float
-        b_node = None
-    else:
-        b_node = to_node(b)
-        key = b_node.dtype
-    signature = loop_signature(getattr(np, name), (a.dtype, key))
+    that would not give NumPy's result.  ``at`` converts a Python scalar ``b`` to an array
+    first (it is strong there, unlike in a ufunc call): ``add.at`` of a uint8 array and 300
+    wraps to 44, ``minimum.at`` of a uint16 array and -1 computes in int64."""
+    b_node = to_node(np.asarray(b) if is_weak(b) else b)
+    signature = loop_signature(getattr(np, name), (a.dtype, b_node.dtype))
     loop = signature[-1]
     if signature[0] != signature[1] or signature[1] != loop or not _exact_after_cast(name, a.dtype, loop):
         raise NotImplementedError(f"lazynum: {name}.at with loop {signature} on a {a.dtype} "
                                   "array is not lazy")
-    values = weak_scalar(b, loop, name) if b_node is None else cast(b_node, loop)
-    return cast(values, a.dtype)
+    return cast(cast(b_node, loop), a.dtype)
 
 
 def ufunc_at(uf, a, indices, b=None):
