@@ -149,6 +149,20 @@ class Phase:
     reductions: list = field(default_factory=list)  # of Reduction, all over ``inner``
     stores: list = field(default_factory=list)      # of Store
     scatters: list = field(default_factory=list)    # of Scatter (map phases only)
+    # Reductions computed afresh at each point of this phase's loops, before its body: each
+    # a Phase of its own (inner loops, body, reductions; no stores) whose results the body
+    # reads by name.  A producer reduction nested in its consumer's loop: a distance matrix's
+    # sum over coordinates inside the argmin over centres, never stored (``compile.schedule``).
+    nested: list = field(default_factory=list)      # of Phase
+
+
+def walk_phases(phases):
+    """Each phase of ``phases`` and, after it, its nested phases (depth first)."""
+    stack = list(reversed(phases))
+    while stack:
+        phase = stack.pop()
+        yield phase
+        stack.extend(reversed(phase.nested))
 
 
 @dataclass
@@ -174,6 +188,9 @@ class Kernel:
         for p, phase in enumerate(self.phases):
             for i, loop in enumerate(phase.inner):
                 names[loop.var] = f"r{p}_{i}" if len(self.phases) > 1 else f"r{i}"
+            for nested in walk_phases(phase.nested):
+                for loop in nested.inner:
+                    names[loop.var] = f"q{loop.var}"
         for t, target in enumerate(self.targets):
             for i, loop in enumerate(target.init.inner):
                 names[loop.var] = f"t{t}_{i}"
@@ -221,6 +238,8 @@ def _format_phase(p, phase, indent, names, numbered):
     for loop in phase.inner:
         lines.append(f"{indent}for {names[loop.var]} in [0, {format_index(loop.extent)}):")
         indent += "  "
+    for nested in phase.nested:
+        lines.extend(_format_phase(p, nested, indent, names, False))
     for stmt in phase.body:
         lines.append(f"{indent}{_format_stmt(stmt, names)}")
     for red in phase.reductions:

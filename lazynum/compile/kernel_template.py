@@ -54,7 +54,8 @@ def _phase(phase: Phase, renamer) -> Phase:
             stmt = Stmt(stmt.name, stmt.op, args, stmt.dtype, stmt.origin)
         body.append(stmt)
     stores = [Store(s.buffer, renamer.index(s.index), s.value, s.mask) for s in phase.stores]
-    return Phase(inner, body, list(phase.reductions), stores, list(phase.scatters))
+    nested = [_phase(n, renamer) for n in phase.nested]
+    return Phase(inner, body, list(phase.reductions), stores, list(phase.scatters), nested)
 
 
 class _Renamer:

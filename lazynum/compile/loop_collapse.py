@@ -10,11 +10,11 @@ symbolic: the test is polynomial equality.
 from __future__ import annotations
 
 from . import index_expr as ix
-from .kernel_ir import Loop, Stmt, Store
+from .kernel_ir import Loop, Stmt, Store, walk_phases
 
 
 def _indexes(kernel):
-    for phase in kernel.phases:
+    for phase in walk_phases(kernel.phases):
         for stmt in phase.body:
             if stmt.op in ("load", "index"):
                 yield stmt.args[-1]
@@ -33,7 +33,7 @@ def _mergeable(kernel, outer: Loop, inner: Loop) -> bool:
 
 def _drop_var(kernel, var: int) -> None:
     zero = {var: ix.ZERO}
-    for phase in kernel.phases:
+    for phase in walk_phases(kernel.phases):
         phase.body = [Stmt(s.name, s.op, s.args[:-1] + (ix.substitute(s.args[-1], zero),), s.dtype, s.origin)
                       if s.op in ("load", "index") else s for s in phase.body]
         phase.stores = [Store(s.buffer, ix.substitute(s.index, zero), s.value, s.mask)
@@ -55,6 +55,6 @@ def _collapse(kernel, loops: list) -> list:
 def collapse_loops(kernel):
     """Merge every collapsible pair of adjacent loops of ``kernel`` (in place); returns it."""
     kernel.outer = _collapse(kernel, kernel.outer)
-    for phase in kernel.phases:
+    for phase in walk_phases(kernel.phases):
         phase.inner = _collapse(kernel, phase.inner)
     return kernel

@@ -119,6 +119,8 @@ def column_order(kernel) -> bool:
         return False
     if any(r.combine in ARG_COMBINES for p in kernel.phases for r in p.reductions):
         return False                # arg-reductions keep row order (two accumulators each)
+    if any(p.nested for p in kernel.phases):
+        return False                # (a nested reduction per point: its loop is the inner one)
     if any(bool(phase.reductions) != bool(phase.inner) for phase in kernel.phases):
         return False
     outer = kernel.outer[0].var

@@ -63,6 +63,7 @@ class KernelBuilder:
         self.counter = 0
         self.origin = ""
         self.sources: dict = {}
+        self.nested_results = 0         # reductions computed in nested phases (their names)
         self._new_phase()
 
     # -- API for op lowerings ------------------------------------------------------------
@@ -82,7 +83,7 @@ class KernelBuilder:
         if not lookup_combine(combine).arg:
             raise ValueError(f"reduce_arg takes an arg-reduction combine, not {combine!r}")
         position = self.loop_index(axis)
-        result = f"acc{len(self.results)}"
+        result = self._result_name()
         self.phase.reductions.append(Reduction(combine, value, np.dtype(np.int64), result,
                                                origin=self.origin, index=position,
                                                value_dtype=np.dtype(value_dtype)))
@@ -93,12 +94,15 @@ class KernelBuilder:
         else ``KeyError``)."""
         if lookup_combine(combine).arg:
             raise ValueError(f"arg-reduction {combine!r} goes through reduce_arg")
-        result = f"acc{len(self.results)}"
+        result = self._result_name()
         self.phase.reductions.append(Reduction(combine, value, np.dtype(dtype), result,
                                                origin=self.origin))
         return result
 
     # -- internals ----------------------------------------------------------------------
+    def _result_name(self) -> str:
+        return f"acc{len(self.results) + self.nested_results}"
+
     def _new_phase(self):
         self.phase = Phase()
         self.memo: dict = {}
@@ -192,7 +196,11 @@ class KernelBuilder:
             raise NotFusable(f"{describe(node)} is scattered by this kernel: its value is final "
                              "only after every part has run")
         if node.op.kind == "reduce":
-            raise NotFusable(f"{describe(node)} is not computed before its reader")
+            if node.id in self.buffers:
+                raise NotFusable(f"{describe(node)} is not computed before its reader")
+            # (no buffer: the scheduler nested it in its one consumer's loop)
+            memo[key] = self._nested_reduction(node, at)
+            return None
         if node.id in self.computed and at != self.map_idx:
             # Recomputing a stored result at another point (a roll or view of it) would
             # recompute its whole expression there, and a loop of rolls multiplies that
@@ -215,6 +223,31 @@ class KernelBuilder:
         self.current_idx = at
         memo[key] = lowering(self, node, [memo[(a.id, i)] for a, i in zip(node.args, arg_idx)])
         return None
+
+    def _nested_reduction(self, node, at) -> str:
+        """``node``'s value at ``at``, reduced by a phase nested in the current one (its own
+        loops, statements and names; ``kernel_ir.Phase.nested``): the result's name."""
+        saved = (self.phase, self.memo, self.cse, self.phase_dims, self.phase_idx,
+                 self.phase_reduces, getattr(self, "current_idx", None))
+        self._new_phase()
+        dims = self.cut.shape(node.args[0].shape)
+        axes = reduced_axes(node)
+        loops, inner_idx = self.new_loops([dims[a] for a in axes])
+        idx, kept, reduced = [], iter(at), iter(inner_idx)
+        for a in range(len(dims)):
+            idx.append(next(reduced) if a in axes else next(kept))
+        value = self.value(node.args[0], tuple(idx))
+        self.current_idx = tuple(idx)
+        self.origin = describe(node)
+        self.sources.setdefault(node.op.name + (f" at {node.site}" if node.site else ""), None)
+        result = node.op.lowerings[KERNEL](self, node, [value])
+        self.nested_results += 1
+        nested = self.phase
+        nested.inner = loops
+        (self.phase, self.memo, self.cse, self.phase_dims, self.phase_idx,
+         self.phase_reduces, self.current_idx) = saved
+        self.phase.nested.append(nested)
+        return result
 
     def _broadcast(self, arg, at) -> tuple:
         rank = len(arg.shape)

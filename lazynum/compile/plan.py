@@ -185,11 +185,19 @@ def _launch_shape(kernel):
         outer = outer * loop.extent
     inner = ix.ZERO
     for phase in kernel.phases:
-        n = ix.as_index(1)
-        for loop in phase.inner:
-            n = n * loop.extent
-        inner = inner + n
+        inner = inner + _phase_work(phase)
     return extent, outer * inner
+
+
+def _phase_work(phase) -> ix.Index:
+    """Points a phase visits, its nested reductions' points counted at each of them."""
+    per_point = ix.as_index(1)
+    for nested in phase.nested:
+        per_point = per_point + _phase_work(nested)
+    n = ix.as_index(1)
+    for loop in phase.inner:
+        n = n * loop.extent
+    return n * per_point
 
 
 def _choose_strategies(kernels, steps) -> None:

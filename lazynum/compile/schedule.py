@@ -192,9 +192,67 @@ class _Scheduler:
                 keep.add(node.id)
             if kind == "extern":
                 keep.update(a.id for a in node.args if a.id in self.pending)
+        keep -= self._nested_reductions(keep)
         keep.update(self._shifted_reads())
         self._bound_kernel_size(keep)
         return keep
+
+    def _nested_reductions(self, keep) -> set:
+        """Reductions computed inside their one consumer reduction's loop, with no buffer
+        (``kernel_ir.Phase.nested``): a distance matrix's sum over coordinates inside the
+        ``argmin`` over centres never stores the (points, centres) matrix.  Taken when the
+        consumer's loops visit each of the producer's values once (its source's shape is
+        the producer's result shape); else nesting would recompute the producer at every
+        point of the consumer's other loops, and a refusal says so.  A consumer with the
+        producer's kept dims shares its loops as a later phase instead (softmax): not a
+        candidate."""
+        readers: dict = {}
+        for node in self.cut.order:
+            for a in node.args:
+                readers.setdefault(a.id, []).append(node)
+        outputs = {n.id for n in self.cut.outputs}
+        nested = set()
+        for node in self.cut.order:
+            if (self.kinds[node.id] != "reduce" or node.id in outputs
+                    or node.op.lowerings[KERNEL].combine in ARG_COMBINES):
+                continue
+            consumer = self._consumer(node, keep - nested, readers)
+            if consumer is None:
+                continue
+            kept = _reduce_key(node, self.cut)[0]
+            if _reduce_key(consumer, self.cut)[0] == kept:
+                continue
+            loops = self.cut.shape(consumer.args[0].shape)
+            if _without_ones(loops) == _without_ones(kept):
+                nested.add(node.id)
+                telemetry.log("fusion", f"nested: {describe(node)} in the loop of "
+                              f"{describe(consumer)}: computed at each of its points, no buffer")
+                continue
+            self.refusals.append(Refusal(describe(node), describe(consumer), (
+                f"nested in its loops {_shape_text(loops)}, its values {_shape_text(kept)} would "
+                "be recomputed at every point of the loops they do not vary along: it gets a buffer")))
+        return nested
+
+    def _consumer(self, node, keep, readers):
+        """The reduction whose group computes ``node`` (walking readers that have no
+        buffer): one, or several over the same loops (an ``argmin`` and a ``min`` of the
+        same distances: one pass, whose phase computes ``node`` once); else None."""
+        roots, seen, stack = set(), set(), [node]
+        while stack:
+            current = stack.pop()
+            for reader in readers.get(current.id, ()):
+                if reader.id in seen:
+                    continue
+                seen.add(reader.id)
+                if reader.id in keep:
+                    roots.add(reader.id)
+                else:
+                    stack.append(reader)
+        consumers = [self.by_id[i] for i in sorted(roots)]
+        if not consumers or any(self.kinds[c.id] != "reduce" for c in consumers):
+            return None
+        loops = {_reduce_key(c, self.cut) for c in consumers}
+        return consumers[0] if len(loops) == 1 else None
 
     def _shifted_reads(self) -> set:
         """Box writes (``view_scatter`` computed in a kernel) that a view, roll or box write
@@ -445,6 +503,10 @@ class _Scheduler:
 def _root(spec) -> str:
     """The node a kernel spec is known by: its first reduction, else its first map."""
     return describe((spec.reductions or spec.maps or spec.scatters)[0])
+
+
+def _without_ones(shape) -> tuple:
+    return tuple(d for d in shape if d != 1)
 
 
 def _shape_text(shape) -> str:

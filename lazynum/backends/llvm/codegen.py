@@ -22,7 +22,7 @@ import re
 import numpy as np
 
 from ...compile import index_expr as ix
-from ...compile.kernel_ir import ARG_COMBINES
+from ...compile.kernel_ir import ARG_COMBINES, walk_phases
 from ...expr.combines import identity, lookup as lookup_combine
 from . import scalar_ops as so
 from . import vector_math
@@ -129,7 +129,7 @@ class KernelCodegen:
     def _all_indexes(self):
         k = self.kernel
         yield from (loop.extent for loop in k.outer)
-        for phase in k.phases + [t.init for t in k.targets]:
+        for phase in walk_phases(k.phases + [t.init for t in k.targets]):
             yield from (loop.extent for loop in phase.inner)
             for stmt in phase.body:
                 if stmt.op in ("load", "index"):
@@ -273,9 +273,17 @@ class KernelCodegen:
         e.lines.append(f"{no}:")
 
     # -- phases -------------------------------------------------------------------------
+    def phase_body(self, phase) -> None:
+        """A phase's statements at one point, after its nested reductions at that point."""
+        for nested in phase.nested:
+            plans = self._plans(nested)
+            self._run_pass(nested, plans)
+            self._bind_results(plans)
+        self.statements(phase.body)
+
     def map_phase(self, phase) -> None:
         def body():
-            self.statements(phase.body)
+            self.phase_body(phase)
             for store in phase.stores:
                 self.store(store)
             for scatter in phase.scatters:
@@ -333,7 +341,7 @@ class KernelCodegen:
     def _accumulate(self, phase, targets) -> None:
         """The body at one point, then ``*acc = combine(*acc, value)`` for each
         ``(reduction, acc pointer, accumulator dtype)`` of ``targets``."""
-        self.statements(phase.body)
+        self.phase_body(phase)
         for red, acc, acc_dt in targets:
             if red.combine in ARG_COMBINES:
                 self._arg_step(red, *acc)
@@ -469,7 +477,7 @@ class KernelCodegen:
                 def epilogue(_, phase=phase):
                     point_values(start)
                     if not phase.reductions:
-                        self.statements(phase.body)
+                        self.phase_body(phase)
                     for store in phase.stores:
                         self.store(store)
                 if not phase.reductions or phase.stores:
