@@ -1,0 +1,106 @@
+"""Plans of canonical programs, planned with the CUDA capability object.
+
+``plan_of(fn, *arrays)`` traces ``fn(lazynum, *arrays)`` and returns the plan
+``compile.plan.make_plan`` gives its last cut (the llvm backend runs it, so the trace is a
+real program; the plan is made before the run, as ``tests/compile/test_plan.py`` does).
+``CANONICAL`` names the programs every generated kernel is compiled for.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+import lazynum
+import lazynum.backends.llvm as llvm_backend
+from lazynum.backends.cuda.capabilities import SUPPORTS
+from lazynum.compile.plan import make_plan
+
+from ...compile.llvm_harness import on_llvm
+
+RNG = np.random.default_rng(17)
+
+
+def plan_of(fn, *arrays):
+    """The CUDA plan of the last program ``fn`` compiles."""
+    plans = []
+    with on_llvm():
+        recording = llvm_backend.compile
+
+        def planning(cut):
+            plans.append(make_plan(cut, SUPPORTS))
+            return recording(cut)
+        llvm_backend.compile = planning
+        with np.errstate(all="ignore"):
+            results = fn(lazynum, *[lazynum.asarray(a) for a in arrays])
+            lazynum.sync(*(results if isinstance(results, tuple) else (results,)))
+    return plans[-1]
+
+
+def _black_scholes(m, s, k, t):
+    r, v = 0.02, 0.3
+    d1 = (m.log(s / k) + (r + 0.5 * v * v) * t) / (v * m.sqrt(t))
+    d2 = d1 - v * m.sqrt(t)
+    cdf1 = 0.5 * (1.0 + m.tanh(0.7978845608 * (d1 + 0.044715 * d1 ** 3)))
+    cdf2 = 0.5 * (1.0 + m.tanh(0.7978845608 * (d2 + 0.044715 * d2 ** 3)))
+    return s * cdf1 - k * m.exp(-r * t) * cdf2
+
+
+def _softmax(m, x):
+    e = m.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def _layernorm(m, x):
+    mu = x.mean(axis=1, keepdims=True)
+    var = ((x - mu) ** 2).mean(axis=1, keepdims=True)
+    return (x - mu) / m.sqrt(var + 1e-5)
+
+
+def _floor_int(m, a, b):
+    return a // b + a % b
+
+
+def _masked(m, x, y):
+    mask = (x > 0.5) & ~(y < 0.1)
+    return m.where(mask, x, -y), mask.sum(axis=0)
+
+
+def _f(shape, dtype=np.float64):
+    return RNG.random(shape).astype(dtype)
+
+
+def _ints(shape, dtype=np.int64):
+    return RNG.integers(-20, 20, shape).astype(dtype)
+
+
+CANONICAL = {
+    "fused_elementwise": (lambda m, a, b: m.exp(a) * b + 2.0 * m.sin(a - b), _f((64, 50)), _f(50)),
+    "fused_elementwise_f32": (lambda m, a, b: m.exp(a) * b + 2.0, _f((64, 50), np.float32),
+                              _f(50, np.float32)),
+    "black_scholes": (_black_scholes, _f(1000) + 1, _f(1000) + 1, _f(1000) + 0.1),
+    "black_scholes_f32": (_black_scholes, _f(1000, np.float32) + 1, _f(1000, np.float32) + 1,
+                          _f(1000, np.float32) + 0.1),
+    "row_softmax": (_softmax, _f((40, 300))),
+    "row_softmax_f32": (_softmax, _f((40, 300), np.float32)),
+    "layernorm": (_layernorm, _f((40, 300))),
+    "layernorm_f32": (_layernorm, _f((40, 300), np.float32)),
+    "sum_axis1": (lambda m, x: x.sum(axis=1), _f((40, 300))),
+    "sum_axis0": (lambda m, x: x.sum(axis=0), _f((300, 40))),
+    "mean_axis0_f32": (lambda m, x: x.mean(axis=0), _f((300, 40), np.float32)),
+    "max_axis1": (lambda m, x: x.max(axis=1), _f((40, 300))),
+    "argmax_axis1": (lambda m, x: x.argmax(axis=1), _f((40, 300))),
+    "argmin_axis1_f32": (lambda m, x: x.argmin(axis=1), _f((40, 300), np.float32)),
+    "full_sum": (lambda m, x: x.sum(), _f((300, 200))),
+    "full_sum_f32": (lambda m, x: x.sum(), _f((300, 200), np.float32)),
+    "full_max_and_mean": (lambda m, x: (x.max(), x.mean()), _f(5000)),
+    "int_full_sum": (lambda m, x: (x * 3).sum(), _ints(5000, np.int32)),
+    "transposed_view": (lambda m, x: m.sqrt(x.T[::2, ::-1]) + 1.0, _f((50, 60))),
+    "broadcast": (lambda m, a, b: a[:, None] * b[None, :] - 1.0, _f(30), _f(40)),
+    "int_floor_divide_modulo": (_floor_int, _ints((20, 30)), _ints(30)),
+    "int32_floor_divide_modulo": (_floor_int, _ints((20, 30), np.int32), _ints(30, np.int32)),
+    "uint8_floor_divide_modulo": (_floor_int, _ints((20, 30), np.int64).astype(np.uint8),
+                                  _ints(30).astype(np.uint8)),
+    "float_floor_divide_modulo": (_floor_int, _f((20, 30)) * 10 - 5, _f(30) * 4 - 2),
+    "bool_masks": (_masked, _f((30, 40)), _f((30, 40))),
+    "casts": (lambda m, x: (x * 1e3).astype(np.int32).astype(np.float32) + (x > 0.5),
+              _f(1000) - 0.5),
+}
