@@ -22,7 +22,8 @@ LAYERS = (
     "lazynum.frontend",     # NumPy semantics -> graph nodes
     "lazynum.array",        # the ndarray data model, layouts, dtypes, conversion
     "lazynum.runtime",      # sync, compile cache, disk cache, failed-write undo
-    "lazynum.backends",     # reference (NumPy) and llvm: render and run plans
+    "lazynum.backends",     # reference (NumPy), llvm and cuda (CUDA C; imports neither other
+                            # backend: tests/backends/cuda): render and run plans
     "lazynum.compile",      # cut -> plan: schedule, lowering, kernel IR, loop strategies
     "lazynum.expr",         # nodes, op registry, symbolic sizes, signatures
     "lazynum.control",      # settings and telemetry

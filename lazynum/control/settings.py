@@ -32,7 +32,9 @@ def _parse_backend(text: str) -> str:
         return name
     if name in PLANNED_BACKENDS:
         raise ValueError(f"LAZYNUM_BACKEND={text!r}: backend {name!r} is not available in this "
-                         f"build; valid backends: {', '.join(VALID_BACKENDS)}")
+                         f"build (its kernels are rendered and compile-checked, its host side "
+                         f"does not run yet: docs/cuda.md); valid backends: "
+                         f"{', '.join(VALID_BACKENDS)}")
     raise ValueError(f"LAZYNUM_BACKEND={text!r} is not a backend; valid backends: "
                      f"{', '.join(VALID_BACKENDS)}")
 
