@@ -223,7 +223,10 @@ SCATTER_UFUNCS = ["add", "add", "subtract", "multiply", "maximum", "minimum", "f
 
 def scatter_at(g):
     """``np.<ufunc>.at(x, idx, v)`` with repeated and negative indices along axis 0."""
-    x = _target(g, lambda v: numpy.ndim(v) >= 1 and numpy.shape(v)[0] > 0 and dtype_name(v) != BOOL)
+    # NumPy's at writes through read-only arrays (a broadcast_to view and its base change);
+    # lazynum refuses, as NumPy's own setitem does (README: known deviations)
+    x = _target(g, lambda v: numpy.ndim(v) >= 1 and numpy.shape(v)[0] > 0 and dtype_name(v) != BOOL
+                and v.flags.writeable)
     if x is None:
         return None
     value = g.value(x)
