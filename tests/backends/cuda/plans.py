@@ -64,6 +64,19 @@ def _masked(m, x, y):
     return m.where(mask, x, -y), mask.sum(axis=0)
 
 
+def _float_zoo(m, a, b):
+    return (m.maximum(a, b) + m.fmin(a, b) + m.logaddexp(a, b) + m.logaddexp2(a, b)
+            + m.hypot(a, b) + m.arctan2(a, b) + m.heaviside(a - 0.5, b) + m.copysign(a, b - 0.5)
+            + m.sign(a - 0.5) + a ** 2.5 + m.nextafter(a, b) + m.isnan(a) + m.signbit(b)
+            + m.rint(a * 3) + m.cbrt(b) + m.arcsinh(a) + m.fmod(a, b) + m.reciprocal(b))
+
+
+def _int_zoo(m, a, b, c):
+    shifted = (a << (b & 7)) ^ (a >> 3) | ~b
+    return (m.abs(a) + m.sign(b) + m.maximum(a, b) + shifted, c > a.astype(np.int64),
+            m.minimum(a, b) // 3)
+
+
 def _f(shape, dtype=np.float64):
     return RNG.random(shape).astype(dtype)
 
@@ -101,6 +114,12 @@ CANONICAL = {
                                   _ints(30).astype(np.uint8)),
     "float_floor_divide_modulo": (_floor_int, _f((20, 30)) * 10 - 5, _f(30) * 4 - 2),
     "bool_masks": (_masked, _f((30, 40)), _f((30, 40))),
+    "float32_floor_divide_modulo": (_floor_int, _f((20, 30), np.float32) * 10 - 5,
+                                    _f(30, np.float32) * 4 - 2),
+    "float32_assorted_ops": (_float_zoo, _f(500, np.float32), _f(500, np.float32)),
+    "float64_assorted_ops": (_float_zoo, _f(500), _f(500)),
+    "int16_assorted_ops": (_int_zoo, _ints(500, np.int16), _ints(500, np.int16),
+                           np.arange(500, dtype=np.uint64)),
     "casts": (lambda m, x: (x * 1e3).astype(np.int32).astype(np.float32) + (x > 0.5),
               _f(1000) - 0.5),
 }
