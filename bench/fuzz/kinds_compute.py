@@ -268,7 +268,28 @@ def count(g):
     return Candidate(f"{g.fresh()} = {form}", "count")
 
 
+def library(g):
+    """This wave's lazy library functions: trim_zeros (a bounded result), packbits and
+    unpackbits, i0, polyval, polyder/polyint of a 1-d coefficient vector."""
+    x = g.pick(lambda v: numpy.ndim(v) >= 1 and numpy.size(v) > 0)
+    if x is None:
+        return None
+    value = g.value(x)
+    name = dtype_name(value)
+    forms = [f"np.packbits({x} > {threshold(g, x)}, axis=-1)" if name != BOOL else f"np.packbits({x}, axis=-1)"]
+    if numpy.ndim(value) == 1:
+        forms += [f"np.trim_zeros({x})", f"np.trim_zeros({x}, 'b')"]
+        if name in FLOAT + INTEGER and is_clean(value) and numpy.size(value) <= 6:
+            forms += [f"np.polyval({x}, 0.5)", f"np.polyder({x})", f"np.polyint({x})"]
+    if name == "uint8":
+        forms.append(f"np.unpackbits({x}, axis=-1)")
+    if name in FLOAT and is_clean(value):
+        forms.append(f"np.i0({x})")
+    return Candidate(f"{g.fresh()} = {g.rng.choice(forms)}", "library")
+
+
 KINDS = {
+    "library": (library, 2),
     "count": (count, 2),
     "elementwise.binary": (binary, 12),
     "elementwise.function": (binary_function, 3),
