@@ -82,7 +82,10 @@ def _f(shape, dtype=np.float64):
 
 
 def _ints(shape, dtype=np.int64):
-    return RNG.integers(-20, 20, shape).astype(dtype)
+    """Small ints, the first one 0 (divisors include zero)."""
+    out = RNG.integers(-20, 20, shape).astype(dtype)
+    out.flat[0] = 0
+    return out
 
 
 CANONICAL = {
