@@ -18,9 +18,12 @@ from .values import array_literal
 # Statement kinds whose NumPy errors can depend on the data (an index value, an exponent's
 # sign, how many elements a mask selects), so lazynum may raise them at the next sync
 # instead (README: known deviations; docs/bounded-dims.md: errors).
+# Statement kinds whose IndexError/ValueError may depend on the data, raised at the sync
+# (README: known deviations): index values, masks, bincount's negative values, histogram's
+# non-finite autodetected range, ufunc.at's index values.
 DATA_DEPENDENT_KINDS = frozenset({"fancy.get", "fancy.set", "elementwise.power", "write.mask",
                                   "produce.mask", "produce.nonzero", "produce.unique",
-                                  "produce.compress"})
+                                  "produce.compress", "count", "write.at"})
 
 NAME_PATTERN = re.compile(r"\b[a-z][a-z0-9_]*\b")
 
