@@ -116,6 +116,15 @@ class Cut:
             slot = self._derived[form] = (SizeSlot(self.n_symbols + len(self._derived)), int(d))
         return slot[0]
 
+    def trace_value(self, size) -> int:
+        """The value in this trace of a size ``cut.size`` gave (a static int or a slot): for
+        cost estimates only, since the program serves every trace with this signature."""
+        if type(size) is not SizeSlot:
+            return int(size)
+        if size.index < self.n_symbols:
+            return int(self._symbol_values()[size.index])
+        return next(value for slot, value in self._derived.values() if slot == size)
+
     def shape(self, shape) -> tuple:
         """``shape`` with each dim as ``cut.size`` gives it."""
         return tuple([self.size(d) for d in shape])

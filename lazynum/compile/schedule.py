@@ -34,6 +34,10 @@ from .lowering import NotFusable, describe, lower_kernel, reduced_axes
 # Ops fused into one kernel at most (see _Scheduler._bound_kernel_size).
 MAX_FUSED_OPS = 128
 
+# A reduction nested in its consumer's loop may be recomputed at most this many times per
+# value (``_Scheduler._recompute_cost``), each time along a dim it reduces itself.
+NEST_RECOMPUTE_MAX = 8
+
 # How many of the latest kernels a group may merge into besides those it reads (bounds
 # the scheduler's cost on long graphs).
 MERGE_WINDOW = 4
@@ -223,15 +227,39 @@ class _Scheduler:
             if _reduce_key(consumer, self.cut)[0] == kept:
                 continue
             loops = self.cut.shape(consumer.args[0].shape)
-            if _without_ones(loops) == _without_ones(kept):
+            pays, why = self._recompute_cost(node, kept, loops)
+            if pays:
                 nested.add(node.id)
                 telemetry.log("fusion", f"nested: {describe(node)} in the loop of "
-                              f"{describe(consumer)}: computed at each of its points, no buffer")
+                              f"{describe(consumer)}: {why}, no buffer")
                 continue
-            self.refusals.append(Refusal(describe(node), describe(consumer), (
-                f"nested in its loops {_shape_text(loops)}, its values {_shape_text(kept)} would "
-                "be recomputed at every point of the loops they do not vary along: it gets a buffer")))
+            self.refusals.append(Refusal(describe(node), describe(consumer), why))
         return nested
+
+    def _recompute_cost(self, node, kept, loops):
+        """(whether nesting ``node`` (values ``kept``) in a loop nest over ``loops`` pays,
+        why).  Loops it does not vary along recompute it at each of their points:
+        paid when each such loop runs over a dim the producer itself reduces, of at most
+        ``NEST_RECOMPUTE_MAX`` points in this trace (n-body: the sum over 3 coordinates
+        computed once per coordinate of the force, 9 multiply-adds a pair instead of 3,
+        against storing and reloading an (N, N) matrix; measured faster at N = 2000)."""
+        extra = list(_without_ones(loops))
+        for d in _without_ones(kept):
+            if d not in extra:
+                return False, f"it is read at other points than its consumer's loops {_shape_text(loops)}"
+            extra.remove(d)
+        reduced = _reduce_key(node, self.cut)[1][0]
+        factor = 1
+        for d in extra:
+            factor *= self.cut.trace_value(d) if d in reduced else NEST_RECOMPUTE_MAX + 1
+        if factor <= NEST_RECOMPUTE_MAX:
+            return True, (f"computed at each point of its loops {_shape_text(loops)}" + (
+                f", {factor} times per value (along {_shape_text(extra)}, a dim it reduces)"
+                if extra else ", once per value"))
+        return False, (f"nested in its loops {_shape_text(loops)}, its values {_shape_text(kept)} "
+                       "would be recomputed at every point of the loops they do not vary along "
+                       f"({_shape_text(extra)}, {factor} points here; at most {NEST_RECOMPUTE_MAX} "
+                       "of dims it reduces pay): it gets a buffer")
 
     def _consumer(self, node, keep, readers):
         """The reduction whose group computes ``node`` (walking readers that have no

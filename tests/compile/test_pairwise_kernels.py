@@ -1,8 +1,9 @@
 """Pairwise interactions (issue 14 item 2): a reduction over a broadcast pair's last axis
 read by a reduction over the pairs (k-means' distances -> argmin/min) is computed inside
-the consumer's loop (``kernel_ir.Phase.nested``): one kernel, no (N, K) buffer.  When the
-consumer's loops would recompute it (n-body's r2 read at every coordinate), it keeps its
-buffer and the refusal says why."""
+the consumer's loop (``kernel_ir.Phase.nested``): one kernel, no (N, K) buffer.  n-body's
+r2 (a sum over 3 coordinates read at each coordinate of the force) is recomputed 3 times
+per pair instead of stored; over many features it keeps its buffer and the refusal says
+why."""
 import numpy as np
 import pytest
 from hypothesis import given
@@ -69,15 +70,28 @@ def test_a_distance_matrix_that_is_an_output_keeps_its_buffer():
     S.assert_same(labels, want[1])
 
 
-def test_nbody_r2_is_not_recomputed_per_coordinate_and_the_refusal_says_why(capsys):
+def test_nbody_accelerations_are_one_kernel_with_no_pair_buffer(capsys):
     rng = np.random.default_rng(2)
     pos, mass = rng.standard_normal((60, 3)), rng.random(60)
     with lnp.config(logs="fusion"):
         value, program = compiled(_nbody, pos, mass)
     S.assert_same(value, _nbody(np, pos, mass), rtol=1e-10)
-    err = capsys.readouterr().err
-    assert "would be recomputed at every point of the loops they do not vary along" in err
-    assert _nested_count(program) == 0
+    assert program.kernel_count == 1 and program.extern_count == 0, program.describe()
+    assert len(program.values) == 1            # the (60, 3) result: no (60, 60) matrix
+    assert _nested_count(program) == 1
+    assert "3 times per value" in capsys.readouterr().err
+
+
+def test_a_pair_sum_recomputed_along_many_features_keeps_its_buffer_and_says_why(capsys):
+    # r2 summed over 20 features, read at each of 20 feature columns: 20 recomputations
+    rng = np.random.default_rng(3)
+    pos, mass = rng.standard_normal((30, 20)), rng.random(30)
+    with lnp.config(logs="fusion"):
+        value, program = compiled(_nbody, pos, mass)
+    S.assert_same(value, _nbody(np, pos, mass), rtol=1e-10)
+    assert _nested_count(program) == 0 and program.kernel_count == 2
+    assert "would be recomputed at every point of the loops they do not vary along" in (
+        capsys.readouterr().err)
 
 
 @given(n=st.integers(1, 40), k=st.integers(1, 9), d=st.integers(1, 5),
