@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import wide_dtypes
 from .kernel_ir import check_scalar_op
 from ..expr.combines import lookup as lookup_combine
 from ..expr.registry import KERNEL
@@ -18,14 +19,27 @@ from ..expr.registry import KERNEL
 
 class ScalarProbe:
     """A stand-in ``KernelBuilder`` that records the first scalar op (with its dtypes) that
-    the lowering emits and ``has_code`` refuses (``why_no_code`` says why)."""
+    the lowering emits and ``has_code`` refuses (``why_no_code`` says why).  Complex and
+    float16 values expand into real statements as in a kernel (``wide_dtypes``)."""
 
     def __init__(self, arg_dtypes, has_code, why_no_code):
-        self.dtypes = {f"a{i}": np.dtype(d) for i, d in enumerate(arg_dtypes)}
+        self.dtypes = {}
+        self.args = [self._argument(i, np.dtype(d)) for i, d in enumerate(arg_dtypes)]
         self.has_code, self.why_no_code = has_code, why_no_code
         self.missing = None
 
+    def _argument(self, i, dtype):
+        part = wide_dtypes.part_dtype(dtype)
+        if part is None:
+            self.dtypes[f"a{i}"] = dtype
+            return f"a{i}"
+        self.dtypes.update({f"a{i}r": part, f"a{i}i": part})
+        return (f"a{i}r", f"a{i}i")
+
     def op(self, name, args, dtype):
+        return wide_dtypes.emit(self, name, tuple(args), np.dtype(dtype))
+
+    def scalar(self, name, args, dtype):
         check_scalar_op(name)       # an op the IR lacks is a lowering bug: raise, never extern
         dtype = np.dtype(dtype)
         arg_dtypes = [self.dtypes[a] for a in args]
@@ -36,7 +50,13 @@ class ScalarProbe:
         return self._new(dtype)
 
     def const(self, value, dtype):
+        return wide_dtypes.const(self, value, np.dtype(dtype))
+
+    def scalar_const(self, value, dtype):
         return self._new(np.dtype(dtype))
+
+    def dtype_of(self, name):
+        return self.dtypes[name]
 
     def loop_index(self, axis):
         return self._new(np.dtype(np.int64))
@@ -71,7 +91,7 @@ class ProbingSupports:
         if key not in self._cache:
             probe = ScalarProbe([a.dtype for a in node.args], self.has_code, self.why_no_code)
             try:
-                node.op.lowerings[KERNEL](probe, node, [f"a{i}" for i in range(len(node.args))])
+                node.op.lowerings[KERNEL](probe, node, probe.args)
                 why = probe.missing
             except (NotImplementedError, KeyError, AttributeError, TypeError) as exc:
                 why = f"its lowering has no kernel code here ({type(exc).__name__}: {exc})"

@@ -33,7 +33,10 @@ STRUCTURAL_OPS = frozenset({"load", "const", "index"})
 # The scalar ops a kernel statement may name (op lowerings emit them, reduction combines fold
 # with them: ``expr.combines``).  Each is a NumPy ufunc of the same name on one NumPy loop's
 # dtypes, except ``cast`` (astype, unsafe), ``select`` (where: bool, value, value) and
-# ``power_uniform`` (float power with one exponent for the whole loop: NumPy's fast cases).
+# ``power_uniform`` (float power with one exponent for the whole loop: NumPy's fast cases)
+# and ``fma`` (fused multiply-add).  A complex buffer is an array of its parts (re, im):
+# its loads and stores address parts (element 2*i + part); float16 is loaded and stored as
+# half and computed in float32 (``compile.wide_dtypes``).
 SCALAR_OPS = frozenset({
     # arithmetic
     "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "fmod", "negative",
@@ -52,6 +55,8 @@ SCALAR_OPS = frozenset({
     "bitwise_and", "bitwise_or", "bitwise_xor", "invert", "left_shift", "right_shift",
     # conversion and choice
     "cast", "select",
+    # a*b + c rounded once (complex multiply and abs: NumPy's loops use it)
+    "fma",
 })
 
 

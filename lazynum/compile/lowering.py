@@ -15,6 +15,7 @@ import numpy as np
 from ..expr.combines import lookup as lookup_combine
 from ..expr.registry import KERNEL
 from . import index_expr as ix
+from . import wide_dtypes
 from .kernel_ir import (Buffer, Kernel, Loop, Phase, Reduction, Scatter, ScatterTarget, Stmt, Store,
                         check_scalar_op)
 from .loop_collapse import collapse_loops
@@ -63,17 +64,29 @@ class KernelBuilder:
         self.counter = 0
         self.origin = ""
         self.sources: dict = {}
+        self.stmt_dtypes: dict = {}     # statement or reduction result name -> dtype
         self.nested_results = 0         # reductions computed in nested phases (their names)
         self._new_phase()
 
     # -- API for op lowerings ------------------------------------------------------------
-    def op(self, name: str, args, dtype) -> str:
+    def op(self, name: str, args, dtype):
         """Emit scalar op ``name`` (one of ``kernel_ir.SCALAR_OPS``, else ``UnknownScalarOp``)
-        on statement names ``args``; returns the result's name."""
+        on statement names ``args``; returns the result's name.  Complex values are pairs
+        of names and float16 computes in float32: ``wide_dtypes`` expands those."""
+        return wide_dtypes.emit(self, name, tuple(args), np.dtype(dtype))
+
+    def const(self, value, dtype):
+        return wide_dtypes.const(self, value, np.dtype(dtype))
+
+    # -- what wide_dtypes expands into: real scalar statements ---------------------------
+    def scalar(self, name: str, args, dtype) -> str:
         return self._emit(check_scalar_op(name), tuple(args), np.dtype(dtype))
 
-    def const(self, value, dtype) -> str:
+    def scalar_const(self, value, dtype) -> str:
         return self._emit("const", (value,), np.dtype(dtype))
+
+    def dtype_of(self, name: str) -> np.dtype:
+        return self.stmt_dtypes[name]
 
     def loop_index(self, axis: int) -> str:
         return self._emit("index", (self.current_idx[axis],), np.dtype(np.int64))
@@ -87,6 +100,7 @@ class KernelBuilder:
         self.phase.reductions.append(Reduction(combine, value, np.dtype(np.int64), result,
                                                origin=self.origin, index=position,
                                                value_dtype=np.dtype(value_dtype)))
+        self.stmt_dtypes[result] = np.dtype(np.int64)
         return result
 
     def reduce(self, combine: str, value: str, dtype) -> str:
@@ -95,8 +109,15 @@ class KernelBuilder:
         if lookup_combine(combine).arg:
             raise ValueError(f"arg-reduction {combine!r} goes through reduce_arg")
         result = self._result_name()
-        self.phase.reductions.append(Reduction(combine, value, np.dtype(dtype), result,
-                                               origin=self.origin))
+        part = wide_dtypes.part_dtype(dtype)
+        if part is not None:        # a complex sum: one sum per part
+            return tuple(self._reduce_part(combine, v, part, f"{result}{k}")
+                         for v, k in zip(value, "ri"))
+        return self._reduce_part(combine, value, np.dtype(dtype), result)
+
+    def _reduce_part(self, combine, value, dtype, result) -> str:
+        self.phase.reductions.append(Reduction(combine, value, dtype, result, origin=self.origin))
+        self.stmt_dtypes[result] = dtype
         return result
 
     # -- internals ----------------------------------------------------------------------
@@ -117,6 +138,7 @@ class KernelBuilder:
         if name is None:
             name = self.cse[key] = f"%{self.counter}"
             self.counter += 1
+            self.stmt_dtypes[name] = dtype
             self.phase.body.append(Stmt(name, op, args, dtype, self.origin))
         return name
 
@@ -143,8 +165,11 @@ class KernelBuilder:
         self.used.setdefault(buf.name, buf)
         return buf
 
-    def load(self, node, flat: ix.Index) -> str:
+    def load(self, node, flat: ix.Index):
         buf = self.use(node)
+        part = wide_dtypes.part_dtype(node.dtype)
+        if part is not None:        # a complex element: its two parts, side by side
+            return tuple(self._emit("load", (buf.name, flat * 2 + k), part) for k in (0, 1))
         return self._emit("load", (buf.name, flat), node.dtype)
 
     def loadable(self, node) -> bool:
@@ -158,10 +183,17 @@ class KernelBuilder:
             strides = c_strides(self.shape_of(node))
         return self.load(node, flat_index(idx, strides))
 
-    def store(self, node, idx, value: str) -> None:
+    def store(self, node, idx, value) -> None:
+        self.store_flat(node, flat_index(idx, c_strides(self.shape_of(node))), value)
+
+    def store_flat(self, node, flat, value) -> None:
+        """Store ``value`` at element ``flat`` of ``node``'s buffer (a complex pair: its
+        two parts)."""
         buf = self.use(node)
-        flat = flat_index(idx, c_strides(self.shape_of(node)))
-        self.phase.stores.append(Store(buf.name, flat, value))
+        if isinstance(value, tuple):
+            self.phase.stores.extend(Store(buf.name, flat * 2 + k, v) for k, v in enumerate(value))
+        else:
+            self.phase.stores.append(Store(buf.name, flat, value))
 
     def value(self, root, idx) -> str:
         """The statement holding ``root``'s value at ``idx`` (iterative post-order walk)."""
@@ -391,8 +423,7 @@ def _reduction_phase(b, spec, node, outer_idx, join=False) -> Phase:
     phase.inner = inner_loops
     b.results[node.id] = (outer_idx, result)
     if node.id in spec.stored:
-        phase.stores.append(Store(b.use(node).name, flat_index(outer_idx, c_strides(b.shape_of(node))),
-                                  result))
+        b.store_flat(node, flat_index(outer_idx, c_strides(b.shape_of(node))), result)
     return phase
 
 

@@ -140,7 +140,8 @@ def _buffers(cut, numbers) -> dict:
     order_ids = {n.id: n for n in cut.order}
     out = {}
     for leaf in cut.leaves:
-        role = "param" if not leaf.shape else "input"
+        # (a 0-d input travels by value in an 8-byte slot; a complex one, two parts, by pointer)
+        role = "param" if not leaf.shape and leaf.dtype.kind != "c" else "input"
         number = numbers[leaf.id]
         out[leaf.id] = Buffer(f"in{number}", leaf.dtype, role, cut.shape(leaf.shape), number)
     for node_id, number in numbers.items():

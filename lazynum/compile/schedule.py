@@ -112,8 +112,8 @@ def classify(node, supports) -> tuple:
             # fast over many short rows (k-means' argmin over the clusters), slower than
             # NumPy's SIMD argmax over one long run (a full or a column arg-reduction).
             return "extern", "a full or column arg-reduction (NumPy's SIMD loop is faster)"
-        if supports.reduction(lowering.combine, node.dtype):
-            return "reduce", None
+        if supports.reduction(lowering.combine, wide_dtypes.part_dtype(node.dtype) or node.dtype):
+            return "reduce", None       # (a complex sum: one sum per part)
         return "extern", f"the backend has no {lowering.combine} reduction on {node.dtype}"
     refuses = getattr(lowering, "refuses", None)
     why = refuses(node) if refuses is not None else None

@@ -279,6 +279,14 @@ def _identity(builder, node, args):
     return args[0]
 
 
+def _conjugate(builder, node, args):
+    # a complex value is a pair of part statements in a kernel (compile/wide_dtypes.py)
+    if not isinstance(args[0], tuple):
+        return args[0]
+    re, im = args[0]
+    return re, builder.op("negative", (im,), builder.dtype_of(im))
+
+
 def _square(builder, node, args):
     return builder.op("multiply", (args[0], args[0]), node.dtype)
 
@@ -308,7 +316,7 @@ def _power(builder, node, args):
 
 
 _DECOMPOSED = {
-    "positive": _identity, "conjugate": _identity, "square": _square,
+    "positive": _identity, "conjugate": _conjugate, "square": _square,
     "deg2rad": _scale_by(np.pi, 180.0), "radians": _scale_by(np.pi, 180.0),
     "rad2deg": _scale_by(180.0, np.pi), "degrees": _scale_by(180.0, np.pi),
     "divmod": _divmod, "power": _power,

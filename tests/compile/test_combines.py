@@ -205,6 +205,8 @@ def _numpy_loops(op):
         return [([a], b) for a in SUPPORTED for b in SUPPORTED]
     if op == "select":
         return [([dtypes.BOOL, d, d], d) for d in SUPPORTED]
+    if op == "fma":             # (no ufunc: complex multiply and abs use it on their parts)
+        return [([d, d, d], d) for d in map(np.dtype, (np.float32, np.float64))]
     ufunc = np.power if op == "power_uniform" else getattr(np, op)
     loops = []
     for signature in ufunc.types:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...compile.kernel_ir import check_scalar_op
+from ...compile.capability_probe import ScalarProbe
 from ...expr.combines import lookup as lookup_combine
 from ...expr.registry import KERNEL
 from . import compaction, scalar_ops
@@ -37,39 +37,6 @@ def extern_reason(op: str, arg_dtypes, out) -> str:
     return f"no llvm code for scalar op {op!r} on ({dtypes}) -> {np.dtype(out)}"
 
 
-class _Probe:
-    """A stand-in ``KernelBuilder`` that records the first scalar op (with its dtypes) that
-    the lowering emits and ``scalar_ops`` has no code for."""
-
-    def __init__(self, arg_dtypes):
-        self.dtypes = {f"a{i}": np.dtype(d) for i, d in enumerate(arg_dtypes)}
-        self.missing = None
-
-    def op(self, name, args, dtype):
-        check_scalar_op(name)       # an op the IR lacks is a lowering bug: raise, never extern
-        dtype = np.dtype(dtype)
-        arg_dtypes = [self.dtypes[a] for a in args]
-        if name == "select":
-            arg_dtypes = arg_dtypes[1:]
-        if self.missing is None and not scalar_ops.supports(name, arg_dtypes, dtype):
-            self.missing = extern_reason(name, arg_dtypes, dtype)
-        return self._new(dtype)
-
-    def const(self, value, dtype):
-        return self._new(np.dtype(dtype))
-
-    def loop_index(self, axis):
-        return self._new(np.dtype(np.int64))
-
-    def region_mask(self, node):
-        return self._new(np.dtype(bool))
-
-    def _new(self, dtype):
-        name = f"p{len(self.dtypes)}"
-        self.dtypes[name] = dtype
-        return name
-
-
 class Supports:
     """The scheduler's capability object for this backend."""
 
@@ -86,9 +53,9 @@ class Supports:
         if node.op.name in ("divmod", "iota"):
             key += (repr(node.attrs),)
         if key not in self._cache:
-            probe = _Probe([a.dtype for a in node.args])
+            probe = ScalarProbe([a.dtype for a in node.args], scalar_ops.supports, extern_reason)
             try:
-                node.op.lowerings[KERNEL](probe, node, [f"a{i}" for i in range(len(node.args))])
+                node.op.lowerings[KERNEL](probe, node, probe.args)
                 why = probe.missing
             except (NotImplementedError, KeyError, AttributeError, TypeError) as exc:
                 why = f"its lowering has no kernel code here ({type(exc).__name__}: {exc})"

@@ -48,7 +48,9 @@ def ltype(dt: np.dtype) -> str:
         return "i1"
     if dt.kind in "iu":
         return f"i{dt.itemsize * 8}"
-    return "float" if dt.itemsize == 4 else "double"
+    if dt.kind == "c":      # a complex buffer is an array of its parts (compile.wide_dtypes)
+        return ltype(np.dtype(f"f{dt.itemsize // 2}"))
+    return {2: "half", 4: "float"}.get(dt.itemsize, "double")
 
 
 def mtype(dt: np.dtype) -> str:
@@ -69,7 +71,7 @@ def literal(value, dt: np.dtype) -> str:
 
 
 def _suffix(dt) -> str:
-    return "f32" if dt.itemsize == 4 else "f64"
+    return {2: "f16", 4: "f32"}.get(dt.itemsize, "f64")
 
 
 def supports(op: str, arg_dtypes, out) -> bool:
@@ -80,7 +82,7 @@ def supports(op: str, arg_dtypes, out) -> bool:
     if op in FLOAT_INTRINSICS or op in LIBM_UNARY or op in LIBM_BINARY:
         return kinds <= {"f"} or (op in ("floor", "ceil", "trunc", "rint", "absolute", "fabs")
                                   and kinds <= {"f", "i", "u", "b"} and op != "fabs")
-    if op in ("power_uniform", "copysign", "reciprocal", "divide", "heaviside", "signbit",
+    if op in ("power_uniform", "copysign", "reciprocal", "divide", "heaviside", "signbit", "fma",
               "logaddexp", "logaddexp2", "nextafter"):
         return kinds <= {"f"}
     if op in ("floor_divide", "remainder", "fmod"):
@@ -129,6 +131,9 @@ class Emitter:
     def intrinsic(self, name: str, dt, args) -> str:
         t = ltype(dt)
         return self.call(t, f"llvm.{name}.{_suffix(dt) if dt.kind == 'f' else t}", [(t, a) for a in args])
+
+
+F64 = np.dtype(np.float64)
 
 
 # --- the ops ---------------------------------------------------------------------------------
@@ -392,6 +397,10 @@ def _heaviside(e, args, arg_dtypes, out):
     return e.assign(f"select i1 {nan}, {t} {x}, {t} {v}")
 
 
+def _fma(e, args, arg_dtypes, out):
+    return e.intrinsic("fma", out, args)
+
+
 def _select(e, args, arg_dtypes, out):
     return e.assign(f"select i1 {args[0]}, {ltype(out)} {args[1]}, {ltype(out)} {args[2]}")
 
@@ -446,10 +455,28 @@ def cast(e: Emitter, value: str, src: np.dtype, dst: np.dtype) -> str:
             return e.assign(f"trunc {ts} {value} to {td}")
         return e.assign(f"{'sext' if src.kind == 'i' else 'zext'} {ts} {value} to {td}")
     if dst.kind == "f":
+        if src.itemsize == 8 and dst.itemsize == 2 and src.kind == "f":
+            return _double_to_half(e, value)
         if src.kind == "f":
             return e.assign(f"{'fpext' if dst.itemsize > src.itemsize else 'fptrunc'} {ts} {value} to {td}")
         return e.assign(f"{'sitofp' if src.kind == 'i' else 'uitofp'} {ts} {value} to {td}")
     return _float_to_int(e, value, src, dst)
+
+
+def _double_to_half(e, value) -> str:
+    """double -> half rounded once (NumPy's ``npy_double_to_half``) without LLVM's libcall
+    (``__truncdfhf2``, absent from the JIT): round to float32 *to odd* (truncate, then
+    set the last bit when inexact), then to half: float32 carries 13 more bits than half,
+    so the second rounding sees the first's sticky bit and rounds as one would."""
+    f = e.assign(f"fptrunc double {value} to float")
+    back = e.assign(f"fpext float {f} to double")
+    settled = e.assign(f"fcmp ueq double {back}, {value}")         # exact, or NaN
+    away = e.assign(f"fcmp ogt double {e.intrinsic('fabs', F64, [back])}, "
+                    f"{e.intrinsic('fabs', F64, [value])}")
+    bits = e.assign(f"bitcast float {f} to i32")
+    toward_zero = e.assign(f"select i1 {away}, i32 {e.assign(f'sub i32 {bits}, 1')}, i32 {bits}")
+    odd = e.assign(f"select i1 {settled}, i32 {bits}, i32 {e.assign(f'or i32 {toward_zero}, 1')}")
+    return e.assign(f"fptrunc float {e.assign(f'bitcast i32 {odd} to float')} to half")
 
 
 def _x86_truncate(e, value, src, bits) -> str:
@@ -482,7 +509,7 @@ _HANDLERS = {
     "negative": _negative, "invert": _invert, "logical_not": _logical_not,
     "reciprocal": _reciprocal, "sign": _sign, "isnan": _classify("isnan"),
     "isinf": _classify("isinf"), "isfinite": _classify("isfinite"), "signbit": _signbit,
-    "heaviside": _heaviside, "select": _select, "power_uniform": _power_uniform,
+    "heaviside": _heaviside, "select": _select, "fma": _fma, "power_uniform": _power_uniform,
     "logaddexp": _logaddexp(False), "logaddexp2": _logaddexp(True),
     "floor_divide": _divmod_family("floor_divide"), "remainder": _divmod_family("remainder"),
     "fmod": _divmod_family("fmod"),

@@ -1,0 +1,154 @@
+"""Complex scalar ops as pairs of real kernel statements, with NumPy's algorithms.
+
+In a kernel a complex value is a pair ``(re, im)`` of statements of its part dtype
+(float32 for complex64, float64 for complex128): loads and stores address the two parts
+(``compile.lowering.KernelBuilder.load``), and each complex scalar op below becomes real
+scalar ops, so every backend that computes real floats computes complex ones.  The
+algorithms are NumPy 2's loops as measured on x86-64 (``tests/test_complex_kernels.py``
+checks them bit for bit against NumPy):
+
+- ``multiply``: ``re = fma(ar, br, -(ai*bi))``, ``im = fma(ar, bi, ai*br)`` (NumPy's SIMD
+  complex loop; ``square`` is ``z * z``);
+- ``divide``: Smith's method, NumPy's branches (a zero divisor divides each part by
+  ``|br|``, giving NumPy's infinities and NaNs);
+- ``absolute``: ``L * sqrt(fma(r, r, 1))`` with ``L = max(|re|, |im|)``, ``r = min / L``
+  (NumPy's overflow-safe hypot; inf if a part is infinite, else NaN if one is NaN, 0 for 0);
+- comparisons: ``==``/``!=`` on both parts; ``<``, ``<=``, ``>``, ``>=`` lexicographic
+  (real parts first; NumPy's rule that a NaN imaginary part fails a real-part decision);
+- ``isnan``/``isinf``/``isfinite``, logical ops (a value is true when a part is nonzero).
+
+``OPS`` names the complex ops that have kernel code here; ``compile.wide_dtypes`` makes
+the rest extern steps.  ``b`` below is a builder with ``scalar`` (a real scalar op),
+``scalar_const`` and ``dtype_of``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+BOOL = np.dtype(np.bool_)
+PART = {np.dtype(np.complex64): np.dtype(np.float32), np.dtype(np.complex128): np.dtype(np.float64)}
+ORDER = {"less": "less", "less_equal": "less", "greater": "greater", "greater_equal": "greater"}
+
+
+def _parts(b, name, args, dtype):
+    return tuple(b.scalar(name, (x[k] for x in args), dtype) for k in (0, 1))
+
+
+def _add(b, args, part):
+    return _parts(b, "add", args, part)
+
+
+def _subtract(b, args, part):
+    return _parts(b, "subtract", args, part)
+
+
+def _negative(b, args, part):
+    return _parts(b, "negative", args, part)
+
+
+def _multiply(b, args, part):
+    (ar, ai), (br, bi) = args
+    minus_ai_bi = b.scalar("negative", (b.scalar("multiply", (ai, bi), part),), part)
+    re = b.scalar("fma", (ar, br, minus_ai_bi), part)
+    im = b.scalar("fma", (ar, bi, b.scalar("multiply", (ai, br), part)), part)
+    return re, im
+
+
+def _divide(b, args, part):
+    (ar, ai), (br, bi) = args
+    op = lambda name, *xs: b.scalar(name, xs, part)     # noqa: E731
+    one, zero = b.scalar_const(1.0, part), b.scalar_const(0.0, part)
+    abs_br, abs_bi = op("fabs", br), op("fabs", bi)
+    # |br| >= |bi| (false when either is NaN: NumPy takes the second branch then)
+    real_major = b.scalar("greater_equal", (abs_br, abs_bi), BOOL)
+    rat = op("divide", bi, br)
+    scl = op("divide", one, op("add", br, op("multiply", bi, rat)))
+    re1 = op("multiply", op("add", ar, op("multiply", ai, rat)), scl)
+    im1 = op("multiply", op("subtract", ai, op("multiply", ar, rat)), scl)
+    # a zero divisor: each part divided by |br| (inf or NaN, NumPy's values)
+    zero_divisor = b.scalar("logical_and", (b.scalar("equal", (abs_br, zero), BOOL),
+                                            b.scalar("equal", (abs_bi, zero), BOOL)), BOOL)
+    re1 = b.scalar("select", (zero_divisor, op("divide", ar, abs_br), re1), part)
+    im1 = b.scalar("select", (zero_divisor, op("divide", ai, abs_br), im1), part)
+    rat2 = op("divide", br, bi)
+    scl2 = op("divide", one, op("add", bi, op("multiply", br, rat2)))
+    re2 = op("multiply", op("add", op("multiply", ar, rat2), ai), scl2)
+    im2 = op("multiply", op("subtract", op("multiply", ai, rat2), ar), scl2)
+    return (b.scalar("select", (real_major, re1, re2), part),
+            b.scalar("select", (real_major, im1, im2), part))
+
+
+def _absolute(b, args, part):
+    (re, im), = args
+    op = lambda name, *xs: b.scalar(name, xs, part)     # noqa: E731
+    a, c = op("fabs", re), op("fabs", im)
+    large, small = op("maximum", a, c), op("minimum", a, c)     # (NaN propagates)
+    ratio = op("divide", small, large)
+    scaled = op("multiply", large, op("sqrt", op("fma", ratio, ratio, b.scalar_const(1.0, part))))
+    zero = b.scalar_const(0.0, part)
+    is_zero = b.scalar("equal", (large, zero), BOOL)
+    value = b.scalar("select", (is_zero, zero, scaled), part)
+    infinite = b.scalar("logical_or", (b.scalar("isinf", (re,), BOOL), b.scalar("isinf", (im,), BOOL)), BOOL)
+    return b.scalar("select", (infinite, b.scalar_const(np.inf, part), value), part)
+
+
+def _equal(b, args, part):
+    eq = _parts(b, "equal", args, BOOL)
+    return b.scalar("logical_and", eq, BOOL)
+
+
+def _not_equal(b, args, part):
+    ne = _parts(b, "not_equal", args, BOOL)
+    return b.scalar("logical_or", ne, BOOL)
+
+
+def _ordering(name):
+    # NumPy's CLT and kin: (ar < br and neither imaginary part NaN) or (ar == br and ai < bi)
+    def emit(b, args, part):
+        (ar, ai), (br, bi) = args
+        strict = b.scalar(ORDER[name], (ar, br), BOOL)
+        no_nan = b.scalar("logical_not", (b.scalar("logical_or", (b.scalar("isnan", (ai,), BOOL),
+                                                                 b.scalar("isnan", (bi,), BOOL)), BOOL),), BOOL)
+        tie = b.scalar("logical_and", (b.scalar("equal", (ar, br), BOOL),
+                                       b.scalar(name, (ai, bi), BOOL)), BOOL)
+        return b.scalar("logical_or", (b.scalar("logical_and", (strict, no_nan), BOOL), tie), BOOL)
+    return emit
+
+
+def _either(test, join):
+    def emit(b, args, part):
+        (re, im), = args
+        return b.scalar(join, (b.scalar(test, (re,), BOOL), b.scalar(test, (im,), BOOL)), BOOL)
+    return emit
+
+
+def truth(b, value, part) -> str:
+    """The bool statement ``value != 0`` of a complex pair (either part nonzero)."""
+    zero = b.scalar_const(0.0, part)
+    return b.scalar("logical_or", (b.scalar("not_equal", (value[0], zero), BOOL),
+                                   b.scalar("not_equal", (value[1], zero), BOOL)), BOOL)
+
+
+def _logical(name):
+    def emit(b, args, part):
+        bools = [truth(b, a, part) if isinstance(a, tuple) else a for a in args]
+        return b.scalar(name, bools, BOOL)
+    return emit
+
+
+OPS = {
+    "add": _add, "subtract": _subtract, "negative": _negative, "multiply": _multiply,
+    "divide": _divide, "absolute": _absolute, "equal": _equal, "not_equal": _not_equal,
+    "isnan": _either("isnan", "logical_or"), "isinf": _either("isinf", "logical_or"),
+    "isfinite": _either("isfinite", "logical_and"),
+    **{name: _ordering(name) for name in ORDER},
+    **{name: _logical(name) for name in ("logical_and", "logical_or", "logical_xor", "logical_not")},
+}
+
+
+def emit(b, name: str, args, part) -> str | tuple:
+    """Complex scalar op ``name`` on ``args`` (pairs; a logical op's real operands may be
+    bool statements) whose parts are ``part`` floats: a pair, or a bool statement."""
+    if name not in OPS:
+        raise NotImplementedError(f"no kernel code for complex {name}")
+    return OPS[name](b, args, part)

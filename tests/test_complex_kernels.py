@@ -1,0 +1,237 @@
+"""Fused llvm kernels for complex64/complex128 and float16 (issue 15 item 1, stage 2).
+
+Chains of the fused ops compile to one kernel with no extern step and give NumPy's bits:
+complex values as pairs of real statements with NumPy's algorithms (compile/complex_scalar),
+float16 computed in float32 and rounded to half after every op (compile/wide_dtypes).
+Tolerances appear only for float16 transcendentals, where this backend's float32 math
+library and NumPy's SIMD library differ in the last bits (one half ulp, a few inputs in
+65536), and for sums (their order of additions is the backend's, as for float sums).
+"""
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import lazynum as lnp
+
+from . import strategies as S
+from .compile.llvm_harness import compiled
+
+INF, NAN = float("inf"), float("nan")
+PARTS = (0.0, -0.0, 1.5, -2.0, INF, -INF, NAN, 1e300, -3e-310, 1e-200)
+SPECIAL = np.array([complex(a, b) for a in PARTS for b in PARTS])
+ALL_HALVES = np.arange(1 << 16, dtype=np.uint16).view(np.float16)
+
+
+def _quiet(fn):
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn()
+
+
+def _bits_equal(got, expected):
+    """Equal values, NaN where NumPy has NaN, and the signs of zeros (parts) too."""
+    got, expected = np.asarray(got), np.asarray(expected)
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    got, expected = np.atleast_1d(got), np.atleast_1d(expected)
+    if expected.dtype.kind == "c":
+        got, expected = got.view(got.real.dtype), expected.view(expected.real.dtype)
+    if expected.dtype.kind != "f":
+        np.testing.assert_array_equal(got, expected)
+        return
+    nan = np.isnan(expected)
+    assert np.isnan(got[nan]).all()
+    np.testing.assert_array_equal(got[~nan], expected[~nan])
+    np.testing.assert_array_equal(np.signbit(got[~nan]), np.signbit(expected[~nan]))
+
+
+def _fused(fn, *arrays, kernels=1):
+    """``fn`` on llvm: NumPy's bits, computed by ``kernels`` kernels and no extern step."""
+    got, program = _quiet(lambda: compiled(fn, *arrays))
+    _bits_equal(got, _quiet(lambda: fn(np, *arrays)))
+    assert (program.kernel_count, program.extern_count) == (kernels, 0), program.describe()
+
+
+COMPLEX_BINARY = {
+    "add": lambda m, a, b: a + b, "subtract": lambda m, a, b: a - b,
+    "multiply": lambda m, a, b: a * b, "divide": lambda m, a, b: a / b,
+    "equal": lambda m, a, b: a == b, "not_equal": lambda m, a, b: a != b,
+    "less": lambda m, a, b: a < b, "less_equal": lambda m, a, b: a <= b,
+    "greater": lambda m, a, b: a > b, "greater_equal": lambda m, a, b: a >= b,
+    "logical_and": lambda m, a, b: m.logical_and(a, b),
+    "logical_xor": lambda m, a, b: m.logical_xor(a, b),
+    "where": lambda m, a, b: m.where(a.real > b.imag, a, b),
+}
+COMPLEX_UNARY = {
+    "negative": lambda m, a: -a, "conjugate": lambda m, a: m.conj(a),
+    "absolute": lambda m, a: m.abs(a), "square": lambda m, a: m.square(a),
+    "isnan": lambda m, a: m.isnan(a), "isinf": lambda m, a: m.isinf(a),
+    "isfinite": lambda m, a: m.isfinite(a), "logical_not": lambda m, a: m.logical_not(a),
+    "real_imag": lambda m, a: a.real * 2 - a.imag, "to_bool": lambda m, a: a.astype(bool),
+    "to_float32": lambda m, a: a.astype(np.float32),
+    "to_other_complex": lambda m, a: a.astype(
+        np.complex64 if a.dtype == np.complex128 else np.complex128),
+}
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("name", sorted(COMPLEX_BINARY))
+def test_complex_binary_ops_on_special_values_are_numpys_bits_in_one_kernel(name, dtype):
+    a = np.repeat(SPECIAL, len(SPECIAL)).astype(dtype)
+    b = np.tile(SPECIAL, len(SPECIAL)).astype(dtype)
+    _fused(COMPLEX_BINARY[name], a, b)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("name", sorted(COMPLEX_UNARY))
+def test_complex_unary_ops_on_special_values_are_numpys_bits_in_one_kernel(name, dtype):
+    _fused(COMPLEX_UNARY[name], SPECIAL.astype(dtype))
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_multiply_divide_abs_over_wide_magnitudes_are_numpys_bits(dtype):
+    # NumPy's multiply rounds each part once with an fma, its division is Smith's method
+    # and its abs the overflow-safe scaled hypot: the kernel reproduces all three.  (Below
+    # 256 KiB: above it NumPy reuses a temporary right operand in place, computing
+    # ``conj(y) * x`` for ``x * conj(y)``, whose fma rounds the imaginary part differently.)
+    rng = np.random.default_rng(5)
+    n = 8009
+    a = (rng.standard_normal(n) * 10.0 ** rng.integers(-30, 30, n) + 1j * rng.standard_normal(n))
+    b = (rng.standard_normal(n) + 1j * rng.standard_normal(n) * 10.0 ** rng.integers(-30, 30, n))
+    a, b = a.astype(dtype), b.astype(dtype)
+    _fused(lambda m, x, y: (x * y + x) / (y - 1j), a, b)
+    _fused(lambda m, x, y: m.abs(x * m.conj(y)) + x.real, a, b)
+
+
+def test_a_complex_chain_with_scalars_and_views_is_one_kernel():
+    rng = np.random.default_rng(1)
+    z = (rng.standard_normal((7, 9)) + 1j * rng.standard_normal((7, 9)))
+    w = z.astype(np.complex64)
+    _fused(lambda m, a: (a * a + 2 * a - 1j) / (a.T.T[::-1] + 3), z)
+    _fused(lambda m, a: m.where(m.abs(a) > 1, a.conj(), a * 0.5j).imag + a.real[:, ::-1], w)
+    _fused(lambda m, a, b: a + b[:1] * 1j, z, w)
+
+
+def test_complex_sums_and_means_are_a_sum_per_part_in_the_kernel():
+    rng = np.random.default_rng(2)
+    z = rng.standard_normal((30, 40)) + 1j * rng.standard_normal((30, 40))
+    for fn in (lambda m, a: (a * a.conj() + a).sum(), lambda m, a: (a * 1j).sum(axis=1),
+               lambda m, a: a.mean(axis=0), lambda m, a: (a - a.mean(axis=1, keepdims=True)) * 2):
+        got, program = compiled(fn, z)
+        S.assert_same(got, fn(np, z), rtol=1e-12)
+        assert program.extern_count == 0, program.describe()
+
+
+def test_complex_transcendentals_stay_extern_steps_with_a_reason():
+    from lazynum.compile.wide_dtypes import extern_reason
+    z = lnp.asarray(SPECIAL)
+    for node in (lnp.exp(z)._n(), lnp.sqrt(z)._n(), (z ** 2.5)._n(), lnp.sin(z)._n(), z.prod()._n()):
+        assert "no complex kernel code" in extern_reason(node)
+    assert extern_reason((z * z)._n()) is None and extern_reason(z.sum()._n()) is None
+
+
+# --- float16 --------------------------------------------------------------------------------
+def test_float16_rounds_after_every_op_not_once_at_the_end():
+    # 2048 + 1 is 2049 in float32 but a tie between halves 2048 and 2050: per op (NumPy)
+    # it rounds to 2048 and the chain gives 0; rounding once would give 1.
+    a = np.full(5, 2048, np.float16)
+    b = np.ones(5, np.float16)
+    got, program = compiled(lambda m, x, y: (x + y) - x, a, b)
+    np.testing.assert_array_equal(got, np.zeros(5, np.float16))
+    assert np.float16(np.float32(a[0]) + np.float32(b[0]) - np.float32(a[0])) == 1
+    _fused(lambda m, x, y: (x + y) - x, a, b)
+    _fused(lambda m, x, y: (x * 3 + y) / 7 - m.sqrt(m.abs(x - y)), a * np.float16(0.01), b)
+
+
+EXACT_F16_UNARY = ("negative", "absolute", "fabs", "square", "reciprocal", "sign", "sqrt",
+                   "floor", "ceil", "trunc", "rint", "isnan", "isinf", "isfinite", "signbit",
+                   "logical_not", "cbrt", "exp2", "expm1", "log2", "log10", "log1p", "sin",
+                   "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh",
+                   "arccosh", "arctanh")
+CLOSE_F16_UNARY = ("exp", "log", "cos")     # NumPy's SIMD float32 values differ in the last bits
+
+
+@pytest.mark.parametrize("name", EXACT_F16_UNARY + CLOSE_F16_UNARY)
+def test_float16_unary_ops_over_all_65536_halves(name):
+    fn = lambda m, x: getattr(m, name)(x)       # noqa: E731
+    got, program = _quiet(lambda: compiled(fn, ALL_HALVES))
+    expected = _quiet(lambda: fn(np, ALL_HALVES))
+    assert (program.kernel_count, program.extern_count) == (1, 0)
+    if name in EXACT_F16_UNARY:
+        _bits_equal(got, expected)
+        return
+    differ = (got != expected) & ~(np.isnan(got) & np.isnan(expected))
+    assert differ.sum() <= 8       # one half ulp apart where they differ
+    ulps = np.abs(got[differ].view(np.int16).astype(int) - expected[differ].view(np.int16))
+    assert (ulps <= 1).all()
+
+
+F16_BINARY = ("add", "subtract", "multiply", "divide", "maximum", "minimum", "fmax", "fmin",
+              "copysign", "hypot", "heaviside", "floor_divide", "remainder", "fmod", "equal",
+              "less", "greater_equal", "logical_or")
+
+
+@pytest.mark.parametrize("name", F16_BINARY)
+def test_float16_binary_ops_on_random_halves_are_numpys_bits(name):
+    rng = np.random.default_rng(9)
+    a, b = rng.choice(ALL_HALVES, 50000), rng.choice(ALL_HALVES, 50000)
+    _fused(lambda m, x, y: getattr(m, name)(x, y), a, b)
+
+
+def test_float16_casts_round_once_from_double_and_exactly_to_ints():
+    halves = ALL_HALVES[np.isfinite(ALL_HALVES)].astype(np.float64)
+    upper = np.nextafter(halves.astype(np.float16)[:-1], np.float16(np.inf)).astype(np.float64)
+    ties = (halves[:-1] + upper) / 2          # exactly between two halves: to even, once
+    doubles = np.concatenate([ties, np.nextafter(ties, INF), np.nextafter(ties, -INF),
+                              [INF, -INF, NAN, 65519.99, 65520.0, 1e300, 2.9802322387695312e-08]])
+    _fused(lambda m, x: x.astype(np.float16), doubles)
+    _fused(lambda m, x: x.astype(np.float16), np.arange(-70000, 70000, 7))
+    _fused(lambda m, x: (x * 2).astype(np.int32), ALL_HALVES[np.isfinite(ALL_HALVES)])
+
+
+def test_float16_reductions_and_power_stay_extern_with_their_reasons():
+    from lazynum.compile.wide_dtypes import extern_reason
+    h = lnp.ones(4, np.float16)
+    assert "buffer boundaries" in extern_reason(h.sum()._n())
+    assert "float16" in extern_reason((h ** h)._n())
+    assert "float16" in extern_reason(lnp.nextafter(h, h)._n())
+
+
+# --- differential chains through the shared strategies -------------------------------------
+CHAIN = {
+    "add": lambda m, x, y: x + y, "subtract": lambda m, x, y: y - x,
+    "multiply": lambda m, x, y: x * y, "divide": lambda m, x, y: x / y,
+    "scale": lambda m, x, y: x * 3 - 1, "negative": lambda m, x, y: -x,
+    "where": lambda m, x, y: m.where(x == y, y, x),
+    "abs_back": lambda m, x, y: m.abs(x).astype(x.dtype) + x,
+}
+COMPLEX_CHAIN = {"conj": lambda m, x, y: m.conj(x) * 1j, "parts": lambda m, x, y: x + x.imag}
+FLOAT16_CHAIN = {"sqrt": lambda m, x, y: m.sqrt(m.abs(x)), "floor": lambda m, x, y: m.floor(x),
+                 "maximum": lambda m, x, y: m.maximum(x, y)}
+
+
+@st.composite
+def wide_chains(draw):
+    dtype = draw(st.sampled_from(S.WIDE))
+    shape_x, shape_y = draw(S.broadcastable_shapes(max_dims=3))
+    x = draw(S.arrays(dtype, st.just(shape_x), finite=draw(st.booleans())))
+    y = draw(S.arrays(dtype, st.just(shape_y)))
+    pool = sorted(CHAIN) + sorted(COMPLEX_CHAIN if dtype.kind == "c" else FLOAT16_CHAIN)
+    return x, y, draw(st.lists(st.sampled_from(pool), min_size=1, max_size=5))
+
+
+def _chain(m, x, y, steps):
+    table = {**CHAIN, **COMPLEX_CHAIN, **FLOAT16_CHAIN}
+    for name in steps:
+        x = table[name](m, x, y)
+    return x * 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(wide_chains())
+def test_random_chains_of_fused_ops_are_numpys_bits_without_extern_steps(case):
+    x, y, steps = case
+    got, program = _quiet(lambda: compiled(lambda m, a, b: _chain(m, a, b, steps), x, y))
+    _bits_equal(got, _quiet(lambda: _chain(np, x, y, steps)))
+    assert program.extern_count == 0, program.describe()
