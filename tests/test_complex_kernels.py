@@ -235,3 +235,15 @@ def test_random_chains_of_fused_ops_are_numpys_bits_without_extern_steps(case):
     got, program = _quiet(lambda: compiled(lambda m, a, b: _chain(m, a, b, steps), x, y))
     _bits_equal(got, _quiet(lambda: _chain(np, x, y, steps)))
     assert program.extern_count == 0, program.describe()
+
+
+def test_a_backend_that_renders_no_wide_dtypes_gets_them_as_extern_steps():
+    # (the CUDA renderer, until it takes half and complex buffers by part)
+    from lazynum.backends.llvm.capabilities import SUPPORTS
+    from lazynum.compile.capability_probe import ProbingSupports
+    from lazynum.compile.schedule import classify
+    other = ProbingSupports(lambda op, args, out: True, lambda op, args, out: "no code")
+    for node in ((lnp.asarray(SPECIAL) * 2)._n(), (lnp.ones(3, np.float16) + 1)._n()):
+        kind, why = classify(node, other)
+        assert kind == "extern" and "renders no kernel code" in why
+        assert classify(node, SUPPORTS) == ("pointwise", None)

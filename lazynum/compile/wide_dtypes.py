@@ -55,13 +55,17 @@ def _wide(dtype) -> bool:
     return dtype in COMPLEX or dtype == FLOAT16
 
 
-def extern_reason(node) -> str | None:
+def extern_reason(node, renders=True) -> str | None:
     """Why ``node`` must run as an extern NumPy call because of its dtypes; None when its
-    dtypes are no obstacle to a kernel."""
+    dtypes are no obstacle to a kernel.  ``renders``: whether the backend's renderer takes
+    what this module emits (half loads, stores and casts; complex buffers addressed by
+    part): a backend says so by ``renders_wide_dtypes = True`` on its capability object."""
     dtypes = {node.dtype, *(a.dtype for a in node.args)}
     wide = sorted(str(d) for d in dtypes if _wide(d))
     if not wide:
         return None
+    if not renders:
+        return f"{node.op.name} on {', '.join(wide)}: this backend renders no kernel code for these dtypes"
     name = node.op.name
     if dtypes & COMPLEX and name not in COMPLEX_FUSED:
         return (f"{name} on {', '.join(wide)}: no complex kernel code (NumPy's loop runs; "

@@ -39,6 +39,7 @@ def extern_reason(op: str, arg_dtypes, out) -> str:
 
 class Supports:
     """The scheduler's capability object for this backend."""
+    renders_wide_dtypes = True      # half in memory, complex buffers by part (compile.wide_dtypes)
 
     def __init__(self):
         self._cache: dict = {}      # key -> None (compiled) or why it is extern
