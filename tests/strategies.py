@@ -335,3 +335,68 @@ def least_squares_problems():
     """(m, n, k or None, rank-deficient?) for ``lstsq``: tall, square and wide systems."""
     return st.tuples(st.integers(1, 7), st.integers(1, 5), st.none() | st.integers(1, 3),
                      st.booleans())
+
+
+# --- slices with lazy bounds are views (issue 11) ----------------------------------------------
+
+SLICE_SOURCES = ("array", "selection", "trim_zeros", "trim_selection")
+SLICE_WRITES = ("fill", "iadd", "ellipsis", "sort", "mask", "none")
+BASE_WRITES = ("mask", "iadd", "fill", "none")
+
+
+@st.composite
+def lazy_slice_programs(draw):
+    """(data, program) for ``apply_lazy_slice_program``: a slice with 0-d integer array
+    bounds (negative, past the end, or None) of an array, of a selection of it, or
+    ``trim_zeros`` of it, then a write through the slice and a write through its base
+    (each a form bounded arrays write lazily: no sync before the result is read)."""
+    shape = draw(st.one_of(st.tuples(st.integers(0, 7)),
+                           st.tuples(st.integers(0, 5), st.integers(1, 3))))
+    data = draw(arrays(st.just(np.dtype(np.float64)), st.just(shape), small=True)).round()
+    data = np.where(draw(hnp.arrays(np.bool_, shape)), 0.0, data)    # runs of zeros to trim
+    n = shape[0]
+    bound = st.one_of(st.none(), st.integers(-n - 2, n + 2))
+    return data, {
+        "source": draw(st.sampled_from(SLICE_SOURCES)), "start": draw(bound),
+        "stop": draw(bound), "trim": draw(st.sampled_from(["fb", "f", "b"])),
+        "write": draw(st.sampled_from(SLICE_WRITES)), "base_write": draw(st.sampled_from(BASE_WRITES)),
+        "axis": draw(st.sampled_from([0, -1])), "value": draw(st.integers(-9, 9))}
+
+
+def _lazy_bound(m, k):
+    """``k`` as a lazy 0-d int64 (lazynum: a pending node; NumPy: its int64 scalar)."""
+    return None if k is None else m.asarray(np.array(k, np.int64)) * 1
+
+
+def _positive_rows(a):
+    """A row mask (1-d: bounded arrays write through 1-d masks lazily)."""
+    return a > 0 if a.ndim == 1 else a[:, 0] > 0
+
+
+def apply_lazy_slice_program(m, x, p):
+    """``{name: array}`` after the program (``m`` is numpy or lazynum, ``x`` an array of it)."""
+    selection = p["source"] in ("selection", "trim_selection")
+    base = (x[x[:, 0] != 1] if x.ndim == 2 else x[x != 1]) if selection else x
+    if p["source"].startswith("trim"):
+        view = m.trim_zeros(base, p["trim"], axis=p["axis"] if x.ndim == 2 else None)
+    else:
+        view = base[_lazy_bound(m, p["start"]):_lazy_bound(m, p["stop"])]
+    value = p["value"]
+    if p["write"] == "fill":
+        view.fill(value)
+    elif p["write"] == "iadd":
+        view += value
+    elif p["write"] == "ellipsis":
+        view[...] = value
+    elif p["write"] == "sort":
+        view.sort(axis=0)
+    elif p["write"] == "mask" and not (x.ndim == 2 and p["source"].startswith("trim")
+                                       and p["axis"] == -1):    # (a row mask along axis 0)
+        view[_positive_rows(view)] = value
+    if p["base_write"] == "mask":
+        base[_positive_rows(base)] = value * 2
+    elif p["base_write"] == "iadd":
+        base += 1
+    elif p["base_write"] == "fill":
+        base.fill(value - 1)
+    return {"x": x, "base": base, "view": view}

@@ -15,7 +15,7 @@ from ..frontend import reductions
 from ..array.arraytype import ndarray, wrap
 from ..frontend.indexing.basic import convert_value
 from . import (compute, indexing as bounded_indexing, joins, producers, reshape as bounded_reshape,
-    unique as bounded_unique)
+    trimming, unique as bounded_unique)
 from ..array import extension
 from .array import BoundedArray, bounded_form, materialized
 
@@ -274,6 +274,8 @@ def _register_forms() -> None:
         form(name, joins.factory)
     form("arange", joins.arange)
     form("unique", _unique)
+    form("trim_zeros", lambda original: _first_is_bounded(
+        original, lambda filt, trim="fb", axis=None: trimming.trim_zeros(filt, trim, axis, plain=original)))
     form("isin", _isin)
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import operator
 
+import numpy as np
+
 from ..frontend import creation, mathfuncs, ufuncs
 from ..expr import dtypes
 from ..array.arraytype import ndarray, wrap_scalar
@@ -17,6 +19,7 @@ from ..array.conversion import to_array
 from .array import BoundedArray, materialized
 from .compute import checked, source_rows
 from .producers import _compact
+from .window import dynamic_window
 
 
 def getitem(y: BoundedArray, key):
@@ -25,8 +28,10 @@ def getitem(y: BoundedArray, key):
         return _mask_of_mask(y, key)
     if isinstance(key, int) and not isinstance(key, bool) and y._sizes[0] is not None:
         return _element(y, key)
-    if isinstance(key, slice) and y._sizes[0] is not None and _plain_slice(key):
-        return _prefix_slice(y, key)
+    if isinstance(key, slice):
+        result = _slice(y, key)
+        if result is not None:
+            return result
     if type(key) is tuple:
         result = _basic_key(y, key)
         if result is not None:
@@ -69,6 +74,27 @@ def _element(y, index):
 def _plain_slice(key):
     return (key.step in (None, 1) and (key.start is None or isinstance(key.start, int) and key.start >= 0)
             and (key.stop is None or isinstance(key.stop, int) and key.stop >= 0))
+
+
+def _slice(y, key):
+    """``y[a:b]`` with step 1: a static view for non-negative int bounds; a dynamic window
+    (``window.py``) for lazy bounds, or negative ones on a bounded dim (they count from the
+    run-time size); None for other keys (a step, non-integer bounds)."""
+    bounds = (key.start, key.stop)
+    if key.step not in (None, 1) or not all(_index_like(v) for v in bounds):
+        return None
+    if not any(isinstance(v, ndarray) for v in bounds):
+        if y._sizes[0] is None:
+            return _basic_key(y, (key,))
+        if _plain_slice(key):
+            return _prefix_slice(y, key)
+    return window_slice(y._data, y._sizes, key)
+
+
+def _index_like(value) -> bool:
+    if isinstance(value, ndarray):
+        return value.ndim == 0 and value.dtype.kind in "iu"
+    return value is None or isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 def _prefix_slice(y, key):
@@ -145,26 +171,37 @@ def gather(x: ndarray, key) -> BoundedArray | None:
 
 # --- lazy slice bounds -------------------------------------------------------------------------
 
+def _slice_bound(value, default, extent):
+    """A slice bound as a lazy int64 in ``[0, extent]`` (NumPy's negative-from-the-end and
+    clipping rules); ``extent``: an int or a lazy 0-d int64 (a run-time size)."""
+    if value is None:
+        return to_array(default).astype(dtypes.INT64)
+    value = to_array(value if isinstance(value, ndarray) else operator.index(value))
+    value = value.astype(dtypes.INT64)
+    return mathfuncs.clip(mathfuncs.where(value < 0, value + extent, value), 0, extent)
+
+
+def _is_zero(value) -> bool:
+    return value is None or not isinstance(value, ndarray) and operator.index(value) == 0
+
+
+def window_slice(data: ndarray, sizes: tuple, key: slice, axis: int = 0) -> BoundedArray:
+    """``key`` (step 1, bounds lazy or ints) applied along ``axis`` of padded ``data`` whose
+    run-time ``sizes`` are given: a view (``window.dynamic_window``) bounded along ``axis``."""
+    extent = sizes[axis] if sizes[axis] is not None else int(data.shape[axis])
+    start = None if _is_zero(key.start) else _slice_bound(key.start, 0, extent)
+    stop = _slice_bound(key.stop, extent, extent)
+    size = stop if start is None else ufuncs.UFUNCS['maximum'](stop - start, 0)
+    new_sizes = sizes[:axis] + (size,) + sizes[axis + 1:]
+    return BoundedArray(dynamic_window(data, axis, start, size), new_sizes)
+
+
 def lazy_slice(x: ndarray, key) -> BoundedArray | None:
-    """``x[a:b]`` on axis 0 where ``a``/``b`` are lazy 0-d int arrays; None otherwise."""
+    """``x[a:b]`` on axis 0 where ``a``/``b`` are lazy 0-d int arrays: a view of ``x``
+    bounded along axis 0 (NumPy's basic slice); None otherwise."""
     if not isinstance(key, slice) or key.step not in (None, 1) or not x.ndim:
         return None
     lazy = [v for v in (key.start, key.stop) if isinstance(v, ndarray)]
     if not lazy or any(v.ndim or v.dtype.kind not in "iu" for v in lazy):
         return None
-    n = int(x.shape[0])
-
-    def bound(value, default):
-        if value is None:
-            return to_array(default).astype(dtypes.INT64)
-        value = to_array(operator.index(value) if not isinstance(value, ndarray) else value)
-        value = value.astype(dtypes.INT64)
-        return mathfuncs.clip(mathfuncs.where(value < 0, value + n, value), 0, n)
-
-    start, stop = bound(key.start, 0), bound(key.stop, n)
-    size = ufuncs.UFUNCS['maximum'](stop - start, 0)
-    if key.start is None or (not isinstance(key.start, ndarray) and operator.index(key.start) == 0):
-        return BoundedArray(x, (size,) + (None,) * (x.ndim - 1))
-    positions = mathfuncs.clip(creation.arange(n) + start, 0, max(n - 1, 0))
-    data = x.take(positions, axis=0) if n else x
-    return BoundedArray(data, (size,) + (None,) * (x.ndim - 1))
+    return window_slice(x, (None,) * x.ndim, key)

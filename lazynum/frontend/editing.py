@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..array.arraytype import ndarray, wrap
+from ..array.extension import extensible
 from ..array.conversion import to_node
 from ..expr.shapes import normalize_axis
 from .creation import asarray, ones
@@ -85,7 +86,7 @@ def insert(arr, obj, values, axis=None):
     return take(concatenate((arr, block), axis=axis), positions, axis=axis)
 
 
-def _trim_ends(trim: str) -> tuple:
+def trim_ends(trim: str) -> tuple:
     """``(front, back)`` from NumPy's ``trim`` letters ('f', 'b', either case)."""
     letters = trim.lower()
     if not letters or set(letters) - {"f", "b"}:
@@ -93,16 +94,18 @@ def _trim_ends(trim: str) -> tuple:
     return "f" in letters, "b" in letters
 
 
+@extensible("trim_zeros")
 def trim_zeros(filt, trim="fb", axis=None):
     """``filt`` without its leading (``'f'``) and/or trailing (``'b'``) zeros along ``axis``
     (every axis when None: the box around the nonzero entries), as ``numpy.trim_zeros``.
 
-    A lazy result is bounded along the trimmed axis (its length is data); a Python
+    A lazy result is bounded along the trimmed axis (its length is data) and, as NumPy's
+    slice, a view of ``filt``: writes through either reach the other.  A Python
     sequence is trimmed by NumPy (no lazy data) and stays a sequence.  Trimming more than
     one axis (an n-d ``filt`` with ``axis=None``) runs NumPy's function, a counted fallback:
     a bounded array trims one axis lazily.
     """
-    front, back = _trim_ends(trim)
+    front, back = trim_ends(trim)
     if not isinstance(filt, ndarray):
         if not hasattr(filt, "__array__") and not hasattr(filt, "__array_interface__"):
             return np.trim_zeros(filt, trim, axis)

@@ -1,0 +1,97 @@
+"""Slices whose start or stop is data: writable windows with a run-time offset.
+
+NumPy's ``x[s:e]`` with 0-d integer arrays ``s``, ``e`` is a basic slice, a view.  Here the
+slice's length is data, so the result is a ``BoundedArray`` (bound = the sliced extent);
+its padded data is a window over a ``DynamicWindowStorage``: the rows ``[start, start +
+bound)`` of the base along one axis, read by a gather whose positions are clamped into
+the base (padding rows repeat the last row, never read past it), and written back by a
+select that replaces only the base's rows ``[start, start + size)``: the padding rows of a
+write (``fill``, ``+=``, ``sort`` touch them) never reach the base.  Versions are the
+base storage's, so the window sees later writes to the base and the base sees the
+window's, and nothing computes (the pattern of ``array.reinterpret.BitcastStorage``).
+
+``start`` and ``size`` are taken when the slice is (NumPy evaluates the bounds then): 0-d
+int64 arrays with ``0 <= start``, ``start + size <= extent``; ``start`` None is a static 0
+(a prefix ``x[:n]``: the read is the base itself, no gather).
+"""
+from __future__ import annotations
+
+from ..array import layout as layouts
+from ..array.arraytype import Storage, ViewState, ndarray, view_node, wrap
+from ..expr import node as nodes
+from ..expr.movement import VIEW_SCATTER
+from ..frontend import creation, mathfuncs
+from ..runtime import register_live
+
+
+class DynamicWindowStorage(Storage):
+    """Rows ``[start, start + bound)`` along ``axis`` of ``whole`` seen through ``span``."""
+    __slots__ = ("whole", "span", "axis", "start", "size", "_read", "_value")
+
+    def __init__(self, whole: Storage, span, axis: int, start, size):  # noqa: super().__init__
+        self.whole, self.span, self.axis = whole, span, axis       # not called: node and
+        self.start, self.size = start, size                         # version are the whole's
+        self._read = self._value = None
+
+    def _base(self, whole_node) -> ndarray:
+        """The sliced array's value at ``whole_node`` (the base before the offset)."""
+        return wrap(view_node(whole_node, self.span))
+
+    @property
+    def node(self):
+        whole = self.whole.node
+        if whole is not self._read:
+            self._read, self._value = whole, _shifted(self._base(whole), self.axis, self.start)._n()
+        return self._value
+
+    @node.setter
+    def node(self, value):
+        whole = self.whole.node
+        base = self._base(whole)
+        n = base.shape[self.axis]
+        rows = creation.arange(n)
+        start = 0 if self.start is None else self.start
+        inside = (rows >= start) & (rows < start + self.size)
+        inside = inside.reshape(tuple(n if k == self.axis else 1 for k in range(base.ndim)))
+        # base row j takes window row j - start (clamped: rows outside are not selected)
+        back = mathfuncs.where(inside, _shifted(wrap(value), self.axis, None if self.start is None
+                                                else -self.start), base)._n()
+        if layouts.is_identity(self.span, whole.shape):
+            self.whole.node = back
+        else:
+            self.whole.node = nodes.apply(VIEW_SCATTER, (whole, back), self.span)
+
+    @property
+    def version(self):
+        return self.whole.version
+
+    @version.setter
+    def version(self, value):
+        self.whole.version = value
+
+
+def _shifted(array: ndarray, axis: int, offset) -> ndarray:
+    """``array``'s rows ``j + offset`` along ``axis`` (clamped into the array), for every
+    row ``j``; ``offset`` None is 0 (the array itself)."""
+    n = int(array.shape[axis])
+    if offset is None or n == 0:
+        return array
+    positions = mathfuncs.clip(creation.arange(n) + offset, 0, n - 1)
+    return array.take(positions, axis=axis)
+
+
+def dynamic_window(base: ndarray, axis: int, start, size) -> ndarray:
+    """A writable window over ``base``'s storage: its rows ``[start, start + bound)``
+    along ``axis`` (``bound = base.shape[axis]``), of which the first ``size`` are the
+    slice's (see the module docstring).  ``start`` (None: 0) and ``size``: lazy 0-d int64
+    arrays, ``0 <= start <= start + size <= base.shape[axis]``."""
+    view = base._view
+    readonly = view is not None and view.readonly
+    storage = DynamicWindowStorage(base._storage(), base._layout(), axis,
+                                   None if start is None else wrap(start._n()), wrap(size._n()))
+    array = object.__new__(ndarray)
+    array._view = ViewState(storage, layouts.identity(tuple(base.shape)), readonly)
+    array._node = None
+    if array._n().buffer is None:
+        register_live(array)
+    return array
