@@ -246,7 +246,7 @@ def stencil(peers, quick=False):
 from .cache_cases import dynamic, replay  # noqa: E402  (after the helpers they share)
 from .bounded_cases import kmeans, masked  # noqa: E402
 from .autograd_cases import logistic_gradient, mlp_step  # noqa: E402
-from .kernel_cases import kernels  # noqa: E402
+from .kernel_cases import kernels, wide_dtypes  # noqa: E402
 
 ALL = {
     "tracing": tracing,
@@ -259,6 +259,7 @@ ALL = {
     "masked": masked,
     "kmeans": kmeans,
     "kernels": kernels,
+    "wide_dtypes": wide_dtypes,
     "logistic_gradient": logistic_gradient,
     "mlp_step": mlp_step,
 }

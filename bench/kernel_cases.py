@@ -139,6 +139,28 @@ def kernels(peers, quick=False):
     return rows
 
 
+def _complex_chain(xp, z, w):
+    return xp.abs(z * w + z) + (z / (w - 1j)).conj()
+
+
+def _float16_chain(xp, x, y):
+    return (x * 3 + y) / 7 - xp.sqrt(xp.abs(x - y))
+
+
+def wide_dtypes(peers, quick=False):
+    """Fused complex128 and float16 chains (issue 15): complex values as pairs of parts in
+    one kernel (fma multiply, Smith division, scaled-hypot abs), float16 rounded per op."""
+    rng = numpy.random.default_rng(9)
+    n = 10**4 if quick else 10**6
+    z, w = (rng.standard_normal(n) + 1j * rng.standard_normal(n) for _ in range(2))
+    x, y = (rng.standard_normal(n).astype(numpy.float16) for _ in range(2))
+    size = f"{n:.0e}".replace("+0", "")
+    return [_case("complex: abs(z*w + z) + conj(z/(w - 1j))", f"{size} c128", _complex_chain,
+                  (z, w), peers, rtol=1e-12),
+            _case("float16: (3x + y)/7 - sqrt(|x - y|)", f"{size} f16", _float16_chain,
+                  (x, y), peers, rtol=1e-3)]
+
+
 def _heat(peers, side, steps=50):
     grid = numpy.random.default_rng(8).random((side, side))
 
