@@ -22,6 +22,7 @@ from ..expr import node as nodes
 from ..expr.movement import VIEW_SCATTER
 from ..frontend import creation, mathfuncs
 from ..runtime import register_live
+from ..runtime.writes import remember as remember_write
 
 
 class DynamicWindowStorage(Storage):
@@ -56,10 +57,12 @@ class DynamicWindowStorage(Storage):
         # base row j takes window row j - start (clamped: rows outside are not selected)
         back = mathfuncs.where(inside, _shifted(wrap(value), self.axis, None if self.start is None
                                                 else -self.start), base)._n()
-        if layouts.is_identity(self.span, whole.shape):
-            self.whole.node = back
-        else:
-            self.whole.node = nodes.apply(VIEW_SCATTER, (whole, back), self.span)
+        if not layouts.is_identity(self.span, whole.shape):
+            back = nodes.apply(VIEW_SCATTER, (whole, back), self.span)
+        # Also remembered on the whole: undoing a failed write restores the whole's value
+        # from before it (the window's own undo selects into the failed value).
+        remember_write(self.whole, whole, back)
+        self.whole.node = back
 
     @property
     def version(self):

@@ -163,3 +163,15 @@ def test_random_lazy_slices_and_writes_match_numpy(program):
     data, steps = program
     lnp.reset_metrics()
     both(lambda m, x: apply_lazy_slice_program(m, x, steps), data)
+
+
+def test_a_failed_write_through_a_lazy_slice_leaves_the_base_usable():
+    x = lnp.asarray(np.arange(6.))
+    v = x[lnp.argmax(x > 1):lnp.asarray(5) * 1]
+    v[lnp.asarray(np.array([0, 9])) * 1] = -1        # out of bounds: raises at the sync
+    with pytest.raises(IndexError):
+        np.asarray(x)
+    assert_same(x, np.arange(6.))
+    assert_same(v, np.array([2., 3., 4.]))
+    v += 1
+    assert_same(x, np.array([0., 1., 3., 4., 5., 5.]))
