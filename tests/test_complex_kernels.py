@@ -62,6 +62,8 @@ COMPLEX_BINARY = {
     "logical_and": lambda m, a, b: m.logical_and(a, b),
     "logical_xor": lambda m, a, b: m.logical_xor(a, b),
     "where": lambda m, a, b: m.where(a.real > b.imag, a, b),
+    "maximum": lambda m, a, b: m.maximum(a, b), "minimum": lambda m, a, b: m.minimum(a, b),
+    "fmax": lambda m, a, b: m.fmax(a, b), "fmin": lambda m, a, b: m.fmin(a, b),
 }
 COMPLEX_UNARY = {
     "negative": lambda m, a: -a, "conjugate": lambda m, a: m.conj(a),

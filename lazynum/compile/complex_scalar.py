@@ -15,6 +15,7 @@ checks them bit for bit against NumPy):
   (NumPy's overflow-safe hypot; inf if a part is infinite, else NaN if one is NaN, 0 for 0);
 - comparisons: ``==``/``!=`` on both parts; ``<``, ``<=``, ``>``, ``>=`` lexicographic
   (real parts first; NumPy's rule that a NaN imaginary part fails a real-part decision);
+  ``maximum``/``minimum``/``fmax``/``fmin`` pick an operand by that order and NumPy's NaN rule;
 - ``isnan``/``isinf``/``isfinite``, logical ops (a value is true when a part is nonzero).
 
 ``OPS`` names the complex ops that have kernel code here; ``compile.wide_dtypes`` makes
@@ -116,6 +117,18 @@ def _ordering(name):
     return emit
 
 
+def _extreme(order, nan_side):
+    # NumPy's complex maximum/minimum/fmax/fmin: the first operand where it wins (or ties)
+    # the lexicographic comparison or where operand ``nan_side`` has a NaN part (maximum:
+    # the first's NaN propagates; fmax: the second's NaN is passed over), else the second.
+    def emit(b, args, part):
+        wins = _ordering(order)(b, args, part)
+        nan = _either("isnan", "logical_or")(b, (args[nan_side],), part)
+        keep = b.scalar("logical_or", (wins, nan), BOOL)
+        return tuple(b.scalar("select", (keep, x, y), part) for x, y in zip(*args))
+    return emit
+
+
 def _either(test, join):
     def emit(b, args, part):
         (re, im), = args
@@ -143,6 +156,8 @@ OPS = {
     "isnan": _either("isnan", "logical_or"), "isinf": _either("isinf", "logical_or"),
     "isfinite": _either("isfinite", "logical_and"),
     **{name: _ordering(name) for name in ORDER},
+    "maximum": _extreme("greater_equal", 0), "minimum": _extreme("less_equal", 0),
+    "fmax": _extreme("greater_equal", 1), "fmin": _extreme("less_equal", 1),
     **{name: _logical(name) for name in ("logical_and", "logical_or", "logical_xor", "logical_not")},
 }
 
