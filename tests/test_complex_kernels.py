@@ -249,3 +249,21 @@ def test_a_backend_that_renders_no_wide_dtypes_gets_them_as_extern_steps():
         kind, why = classify(node, other)
         assert kind == "extern" and "renders no kernel code" in why
         assert classify(node, SUPPORTS) == ("pointwise", None)
+
+
+def test_fused_complex_ops_raise_no_ieee_flag_numpy_would_not(monkeypatch):
+    # A flag NumPy would not raise sends the trace to the reference backend again (to name
+    # the error exactly): correct, but a second run.  abs of 0 and of infinities, and the
+    # unused branch of a division, must not raise one.
+    from lazynum.runtime import fp_errors
+    reruns = []
+    original = fp_errors._check_again
+    monkeypatch.setattr(fp_errors, "_check_again", lambda *a: reruns.append(1) or original(*a))
+    z = np.array([0j, complex(INF, INF), complex(-INF, 1), 1 + 2j, 3j, -4.0 + 0j])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for fn in (lambda m, a: m.abs(a), lambda m, a: a[3:] / a[3:][::-1],
+                   lambda m, a: a[3:] / (a[3:] * 1j)):
+            got, program = compiled(fn, z)
+            _bits_equal(got, fn(np, z))
+    assert reruns == []

@@ -76,8 +76,11 @@ def _divide(b, args, part):
     zero = b.scalar_const(0.0, part)
     zero_divisor = b.scalar("logical_and", (b.scalar("equal", (abs_br, zero), BOOL),
                                             b.scalar("equal", (abs_bi, zero), BOOL)), BOOL)
-    return (pick(zero_divisor, op("divide", ar, abs_br), re),
-            pick(zero_divisor, op("divide", ai, abs_br), im))
+    # (|p|: +0 there, as NumPy's |br|, and nonzero elsewhere, so the unused lanes raise no
+    # divide-by-zero flag; a select on zero_divisor itself LLVM would fold away)
+    by = op("fabs", p)
+    return (pick(zero_divisor, op("divide", ar, by), re),
+            pick(zero_divisor, op("divide", ai, by), im))
 
 
 def _absolute(b, args, part):
@@ -85,12 +88,15 @@ def _absolute(b, args, part):
     op = lambda name, *xs: b.scalar(name, xs, part)     # noqa: E731
     a, c = op("fabs", re), op("fabs", im)
     large, small = op("maximum", a, c), op("minimum", a, c)     # (NaN propagates)
-    ratio = op("divide", small, large)
-    scaled = op("multiply", large, op("sqrt", op("fma", ratio, ratio, b.scalar_const(1.0, part))))
-    zero = b.scalar_const(0.0, part)
+    one, zero = b.scalar_const(1.0, part), b.scalar_const(0.0, part)
     is_zero = b.scalar("equal", (large, zero), BOOL)
-    value = b.scalar("select", (is_zero, zero, scaled), part)
     infinite = b.scalar("logical_or", (b.scalar("isinf", (re,), BOOL), b.scalar("isinf", (im,), BOOL)), BOOL)
+    # (0/0 and inf/inf would raise IEEE flags NumPy does not: those lanes divide by 2,
+    # not 1, which LLVM would fold into a speculated division by ``large``)
+    special = b.scalar("logical_or", (is_zero, infinite), BOOL)
+    ratio = op("divide", small, b.scalar("select", (special, b.scalar_const(2.0, part), large), part))
+    scaled = op("multiply", large, op("sqrt", op("fma", ratio, ratio, one)))
+    value = b.scalar("select", (is_zero, zero, scaled), part)
     return b.scalar("select", (infinite, b.scalar_const(np.inf, part), value), part)
 
 
