@@ -142,11 +142,11 @@ def _clip_nodes(x, low, high):
     (``clip(-0.0, -1, 0)`` is -0.0, where ``minimum(-0.0, 0.0)`` is 0.0); a NaN anywhere
     gives NaN; ``low > high`` gives ``high``."""
     below = _apply(UFUNC_OPS["less"], (x, low))
-    if x.dtype.kind == "f":
+    if x.dtype.kind in "fc":            # (complex too: a NaN part makes the bound NaN)
         below = _apply(UFUNC_OPS["logical_or"], (below, _apply(UFUNC_OPS["isnan"], (low,))))
     raised = _apply(SELECT, (below, low, x))
     above = _apply(UFUNC_OPS["greater"], (raised, high))
-    if x.dtype.kind == "f":
+    if x.dtype.kind in "fc":
         above = _apply(UFUNC_OPS["logical_or"], (above, _apply(UFUNC_OPS["isnan"], (high,))))
     return _apply(SELECT, (above, high, raised))
 

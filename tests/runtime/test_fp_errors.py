@@ -7,6 +7,7 @@ import numpy
 import pytest
 
 import lazynum
+from lazynum.runtime import compile_cache
 
 
 @pytest.fixture(params=["compiled", "interpreted"])
@@ -14,7 +15,10 @@ def tier(request):
     """The compiled tier (every new program compiles first) or the interpreter tier (a
     new small program runs on NumPy's calls first)."""
     mode = "eager" if request.param == "compiled" else "background"
-    with lazynum.config(compile=mode):
+    # a program the other tier compiled earlier in this process would be a cache hit and
+    # run compiled: each test starts with an empty memory cache (and no disk cache)
+    compile_cache.clear_memory()
+    with lazynum.config(compile=mode, cache_dir="off"):
         yield request.param
 
 
