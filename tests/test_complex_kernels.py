@@ -192,7 +192,19 @@ def test_float16_casts_round_once_from_double_and_exactly_to_ints():
     _fused(lambda m, x: (x * 2).astype(np.int32), ALL_HALVES[np.isfinite(ALL_HALVES)])
 
 
-def test_float16_reductions_and_power_stay_extern_with_their_reasons():
+def test_float16_extremes_reduce_in_the_kernel():
+    rng = np.random.default_rng(4)
+    h = rng.standard_normal((300, 257)).astype(np.float16)
+    h[5, 7], h[100, 3] = np.nan, np.inf
+    for x in (h, np.nan_to_num(h)):
+        for fn in (lambda m, a: a.max(), lambda m, a: (a * 3).min(axis=0),
+                   lambda m, a: m.nanmax(a, axis=1), lambda m, a: m.fmin.reduce(a * 2, axis=1)):
+            got, program = _quiet(lambda: compiled(fn, x))
+            np.testing.assert_array_equal(got, _quiet(lambda: fn(np, x)))
+            assert program.extern_count == 0 and got.dtype == np.float16
+
+
+def test_float16_sums_and_power_stay_extern_with_their_reasons():
     from lazynum.compile.wide_dtypes import extern_reason
     h = lnp.ones(4, np.float16)
     assert "after each inner loop" in extern_reason(h.sum()._n())

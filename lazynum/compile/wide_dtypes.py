@@ -48,6 +48,9 @@ FLOAT16_FUSED = _CARRIERS | {
     "floor_divide", "remainder", "fmod", "divmod",
     "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "isnan", "isinf",
     "isfinite", "signbit", "logical_and", "logical_or", "logical_xor", "logical_not",
+    # extremes pick an element, in any order (a tie of signed zeros follows the float32
+    # reductions' rule); sums and products stay extern (their rounding order is NumPy's)
+    "reduce_max", "reduce_min", "reduce_fmax", "reduce_fmin",
 }
 
 
