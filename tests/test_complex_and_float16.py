@@ -266,3 +266,37 @@ def test_supported_dtypes_are_numpys_numeric_set():
     assert dtypes.SUPPORTED >= {np.dtype(t) for t in (np.float16, np.complex64, np.complex128)}
     for other in ("U3", "datetime64[s]", object):       # NumPy-backed (test_exotic_dtypes)
         assert lnp.zeros(2, dtype=other).dtype == np.dtype(other)
+
+
+# -- fuzz findings (complex joined the fuzzer's dtypes) ------------------------------------------
+def test_bounded_arrays_take_python_complex_operands():
+    # seed 200096: `selection + complex(...)` and `selection > complex(...)` were TypeErrors
+    a = np.array([1 + 2j, -3 + 0.5j, 0j], np.complex128)
+    s = lnp.asarray(a)[lnp.asarray(a) != 0]
+    S.assert_same(s + complex(-2.0, 0.5), a[a != 0] + complex(-2.0, 0.5))
+    S.assert_same(complex(1, 1) * s, complex(1, 1) * a[a != 0])
+    S.assert_same(s > complex(-2.5, 2.5), a[a != 0] > complex(-2.5, 2.5))
+
+
+def test_int_and_float_of_a_complex_scalar_take_the_real_part_with_numpys_warning():
+    # seed 200138: NumPy's complex scalars convert (ComplexWarning); 0-d arrays refuse
+    a = np.array([3 + 2j, 1 - 1j], np.complex64)
+    lazy = lnp.asarray(a)
+    with pytest.warns(np.exceptions.ComplexWarning):
+        assert int(lazy.sum()) == int(a.sum()) == 4
+    with pytest.warns(np.exceptions.ComplexWarning):
+        assert float(lazy[1]) == float(a[1]) == 1.0
+    with pytest.raises(TypeError):
+        float(lnp.asarray(np.array(1 + 2j)))
+
+
+@pytest.mark.parametrize("selected", [False, True])
+def test_unique_collapses_complex_nans_like_numpy(selected):
+    # seed 200305: every value with a NaN part is one NaN for unique (equal_nan)
+    a = np.array([complex(4, np.nan), 0, complex(4, np.nan), complex(np.nan, 1), 1 + 1j,
+                  complex(np.nan, np.nan)], np.complex128)
+    lazy = lnp.asarray(a)
+    if selected:
+        S.assert_same(lnp.unique(lazy[lazy != 0]), np.unique(a[a != 0]))
+    else:
+        S.assert_same(lnp.unique(lazy), np.unique(a))

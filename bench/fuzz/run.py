@@ -11,6 +11,7 @@ lazynum is imported by the caller and passed in: this module uses its public API
 """
 from __future__ import annotations
 
+import cmath
 import dataclasses
 import math
 import re
@@ -22,7 +23,8 @@ import numpy
 from .program import DATA_DEPENDENT_KINDS, Program
 from .values import is_clean
 
-TOLERANCES = {"float32": (2e-5, 1e-5), "float64": (1e-9, 1e-12)}   # (rtol, atol)
+TOLERANCES = {"float16": (2e-3, 1e-4), "float32": (2e-5, 1e-5), "float64": (1e-9, 1e-12),
+              "complex64": (2e-5, 1e-5), "complex128": (1e-9, 1e-12)}   # (rtol, atol)
 DEFERRABLE = (IndexError, ValueError)
 _CODE: dict = {}
 
@@ -272,7 +274,11 @@ def compare(expected, got, low_precision=False):
     if _python_scalar(expected):
         if type(got) is not type(expected):
             return "type", f"{type(got).__name__} {got!r}"
-        if isinstance(expected, float):
+        if isinstance(expected, complex):
+            rtol, atol = TOLERANCES["complex64" if low_precision else "complex128"]
+            same = (cmath.isclose(got, expected, rel_tol=rtol, abs_tol=atol) or expected == got
+                    or (cmath.isnan(expected) and cmath.isnan(got)))
+        elif isinstance(expected, float):
             narrow = low_precision or float(numpy.float32(expected)) == expected
             rtol, atol = TOLERANCES["float32" if narrow else "float64"]
             same = math.isclose(got, expected, rel_tol=rtol, abs_tol=atol) or expected == got or (
@@ -294,7 +300,7 @@ def compare(expected, got, low_precision=False):
 
 
 def values_match(want: numpy.ndarray, got: numpy.ndarray, low_precision=False) -> bool:
-    if want.dtype.kind != "f":
+    if want.dtype.kind not in "fc":
         return bool(numpy.array_equal(want, got))
     rtol, atol = TOLERANCES[want.dtype.name]
     if want.dtype == numpy.float64 and (low_precision or _float32_values(want)):

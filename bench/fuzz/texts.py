@@ -119,7 +119,7 @@ def rhs_for(g, region_shape: tuple, dtype: str) -> str:
 def _scalar_out_of_range(value, dtype: str) -> bool:
     """NumPy stores a NumPy integer scalar through Python's int (OverflowError when it does
     not fit); lazynum's 0-d array casts like an array (README: scalars are 0-d arrays)."""
-    if not isinstance(value, numpy.integer) or dtype in FLOAT or dtype == BOOL:
+    if not isinstance(value, numpy.integer) or numpy.dtype(dtype).kind not in "iu":
         return False
     info = numpy.iinfo(dtype)
     return not info.min <= int(value) <= info.max

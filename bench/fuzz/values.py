@@ -17,7 +17,9 @@ SIGNED = ("int8", "int16", "int32", "int64")
 UNSIGNED = ("uint8", "uint16", "uint32", "uint64")
 INTEGER = SIGNED + UNSIGNED
 FLOAT = ("float32", "float64")
-ALL_DTYPES = (BOOL,) + INTEGER + FLOAT
+HALF = "float16"                       # float16 and complex join the draws, not the float-only
+COMPLEX = ("complex64", "complex128")  # statement filters (FLOAT): NumPy's errors are compared
+ALL_DTYPES = (BOOL,) + INTEGER + FLOAT + (HALF,) + COMPLEX
 SUPPORTED = frozenset(numpy.dtype(name) for name in ALL_DTYPES)
 
 MAX_SIZE = 150          # no variable grows past this many elements (programs stay fast)
@@ -33,7 +35,8 @@ def dtype_text(name: str) -> str:
 def random_dtype(rng, weights=None) -> str:
     if weights is None:
         weights = {"bool": 2, "int8": 2, "int16": 1, "int32": 2, "int64": 3, "uint8": 2,
-                   "uint16": 1, "uint32": 1, "uint64": 1, "float32": 3, "float64": 5}
+                   "uint16": 1, "uint32": 1, "uint64": 1, "float32": 3, "float64": 5,
+                   "float16": 1, "complex64": 1, "complex128": 1}
     names = list(weights)
     return rng.choices(names, weights=[weights[n] for n in names])[0]
 
@@ -65,6 +68,8 @@ def related_shape(rng, shape: tuple) -> tuple:
 
 def random_scalar(rng, dtype: str):
     """One Python value that ``dtype`` holds exactly (small, clean)."""
+    if dtype in COMPLEX:
+        return complex(random_scalar(rng, "float64"), random_scalar(rng, "float64"))
     if dtype == BOOL:
         return rng.random() < 0.5
     if dtype in SIGNED:
@@ -94,6 +99,8 @@ def random_array(rng, shape: tuple, dtype: str) -> numpy.ndarray:
 def is_clean(value) -> bool:
     """Whether every float in ``value`` is exactly representable by the fuzz's clean grid."""
     array = numpy.asarray(value)
+    if array.dtype.kind == "c":
+        return is_clean(array.real) and is_clean(array.imag)
     if array.dtype.kind != "f" or array.size == 0:
         return True
     finite = array[numpy.isfinite(array)].astype(numpy.float64)
@@ -109,7 +116,9 @@ def cast_is_defined(value, dtype: str) -> bool:
     """NumPy leaves float-to-integer casts of NaN, infinities and out-of-range values
     undefined (lazynum documents its own answer), so programs avoid them."""
     array = numpy.asarray(value)
-    if array.dtype.kind != "f" or dtype == BOOL or dtype in FLOAT:
+    if array.dtype.kind == "c":          # a complex cast drops the imaginary part (a warning)
+        return dtype in COMPLEX or cast_is_defined(array.real, dtype)
+    if array.dtype.kind != "f" or numpy.dtype(dtype).kind not in "iu":
         return True
     if array.size == 0:
         return True
@@ -127,6 +136,8 @@ def python_literal(value) -> str:
         return repr(bool(value))
     if isinstance(value, (int, numpy.integer)):
         return repr(int(value))
+    if isinstance(value, (complex, numpy.complexfloating)):
+        return f"complex({python_literal(value.real)}, {python_literal(value.imag)})"
     value = float(value)
     if math.isnan(value):
         return "numpy.nan"

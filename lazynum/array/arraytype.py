@@ -9,6 +9,7 @@ as in NumPy, while nothing is computed.
 """
 from __future__ import annotations
 
+import warnings
 import weakref
 
 import numpy as np
@@ -418,6 +419,22 @@ def _detached_window(self, layout, readonly=False) -> "ndarray":
 
 
 scalar_result._window = _detached_window
+
+
+def _real_part_scalar(reason, convert):
+    """``int``/``float`` of a NumPy complex scalar: its real part, with NumPy's
+    ComplexWarning (a 0-d complex *array* refuses, as NumPy's does)."""
+    def method(self):
+        if self.dtype.kind != "c":
+            return self._scalar(reason, convert)
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      np.exceptions.ComplexWarning, stacklevel=2)
+        return convert(self._value(reason).item().real)
+    return method
+
+
+scalar_result.__int__ = _real_part_scalar("int", int)
+scalar_result.__float__ = _real_part_scalar("float", float)
 
 
 def wrap_scalar(node) -> "ndarray":

@@ -33,7 +33,8 @@ def _operator(name, reflected=False):
     uf = getattr(np, name)
 
     def method(self, other):
-        if not isinstance(other, (BoundedArray, ndarray, np.ndarray, np.generic, bool, int, float)):
+        if not isinstance(other, (BoundedArray, ndarray, np.ndarray, np.generic, bool, int, float,
+                                  complex)):
             return NotImplemented
         return compute.ufunc(uf, (other, self) if reflected else (self, other), {})
     return method

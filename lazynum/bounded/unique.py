@@ -72,7 +72,9 @@ def _sorted(values, return_index, return_inverse, padded):
 def _flat_input(ar):
     if isinstance(ar, BoundedArray):
         valid = ar.valid_mask()
-        last = np.nan if ar.dtype.kind == "f" else highest(ar.dtype)
+        # padding sorts last: NaN (complex: NaN in both parts, after every NaN NumPy sorts)
+        last = {"f": np.nan, "c": complex(np.nan, np.nan)}.get(ar.dtype.kind, None)
+        last = highest(ar.dtype) if last is None else last
         values = mathfuncs.where(valid, ar._data, np.array(last, dtype=ar.dtype))
         return values, valid, int(ar._data.shape[0])
     values = to_array(ar).reshape(-1)
@@ -84,7 +86,7 @@ def _run_starts(ordered, equal_nan):
     if not n:
         return creation.zeros(0, dtype=bool)
     differs = ordered[1:] != ordered[:-1]
-    if equal_nan and ordered.dtype.kind == "f":
+    if equal_nan and ordered.dtype.kind in "fc":     # (a complex value with a NaN part is NaN)
         differs = differs & ~(ufuncs.UFUNCS['isnan'](ordered[1:]) & ufuncs.UFUNCS['isnan'](ordered[:-1]))
     return joining.concatenate([creation.ones(1, dtype=bool), differs])
 
