@@ -15,8 +15,13 @@ from hypothesis import given, settings, strategies as st
 
 import lazynum as lnp
 
+from lazynum.backends.llvm import jit
+
 from . import strategies as S
 from .compile.llvm_harness import compiled
+
+# float16 kernels need the CPU's half conversions (F16C); without them they stay extern
+needs_f16c = pytest.mark.skipif(not jit.host_has("f16c"), reason="no F16C: float16 stays extern")
 
 INF, NAN = float("inf"), float("nan")
 PARTS = (0.0, -0.0, 1.5, -2.0, INF, -INF, NAN, 1e300, -3e-310, 1e-200)
@@ -134,6 +139,7 @@ def test_complex_transcendentals_stay_extern_steps_with_a_reason():
 
 
 # --- float16 --------------------------------------------------------------------------------
+@needs_f16c
 def test_float16_rounds_after_every_op_not_once_at_the_end():
     # 2048 + 1 is 2049 in float32 but a tie between halves 2048 and 2050: per op (NumPy)
     # it rounds to 2048 and the chain gives 0; rounding once would give 1.
@@ -154,6 +160,7 @@ EXACT_F16_UNARY = ("negative", "absolute", "fabs", "square", "reciprocal", "sign
 CLOSE_F16_UNARY = ("exp", "log", "cos")     # NumPy's SIMD float32 values differ in the last bits
 
 
+@needs_f16c
 @pytest.mark.parametrize("name", EXACT_F16_UNARY + CLOSE_F16_UNARY)
 def test_float16_unary_ops_over_all_65536_halves(name):
     fn = lambda m, x: getattr(m, name)(x)       # noqa: E731
@@ -174,6 +181,7 @@ F16_BINARY = ("add", "subtract", "multiply", "divide", "maximum", "minimum", "fm
               "less", "greater_equal", "logical_or")
 
 
+@needs_f16c
 @pytest.mark.parametrize("name", F16_BINARY)
 def test_float16_binary_ops_on_random_halves_are_numpys_bits(name):
     rng = np.random.default_rng(9)
@@ -181,6 +189,7 @@ def test_float16_binary_ops_on_random_halves_are_numpys_bits(name):
     _fused(lambda m, x, y: getattr(m, name)(x, y), a, b)
 
 
+@needs_f16c
 def test_float16_casts_round_once_from_double_and_exactly_to_ints():
     halves = ALL_HALVES[np.isfinite(ALL_HALVES)].astype(np.float64)
     upper = np.nextafter(halves.astype(np.float16)[:-1], np.float16(np.inf)).astype(np.float64)
@@ -192,6 +201,7 @@ def test_float16_casts_round_once_from_double_and_exactly_to_ints():
     _fused(lambda m, x: (x * 2).astype(np.int32), ALL_HALVES[np.isfinite(ALL_HALVES)])
 
 
+@needs_f16c
 def test_float16_extremes_reduce_in_the_kernel():
     rng = np.random.default_rng(4)
     h = rng.standard_normal((300, 257)).astype(np.float16)
@@ -242,6 +252,7 @@ def _chain(m, x, y, steps):
     return x * 1
 
 
+@needs_f16c
 @settings(max_examples=60, deadline=None)
 @given(wide_chains())
 def test_random_chains_of_fused_ops_are_numpys_bits_without_extern_steps(case):
@@ -251,6 +262,7 @@ def test_random_chains_of_fused_ops_are_numpys_bits_without_extern_steps(case):
     assert program.extern_count == 0, program.describe()
 
 
+@needs_f16c
 def test_a_backend_that_renders_no_wide_dtypes_gets_them_as_extern_steps():
     # (the CUDA renderer, until it takes half and complex buffers by part)
     from lazynum.backends.llvm.capabilities import SUPPORTS

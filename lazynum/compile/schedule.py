@@ -94,7 +94,7 @@ def classify(node, supports) -> tuple:
     if not callable(lowering):
         return "extern", (f"lowered by {lowering!r}" if isinstance(lowering, Routine)
                           else "its op declares no kernel lowering (its NumPy reference runs)")
-    why = wide_dtypes.extern_reason(node, getattr(supports, "renders_wide_dtypes", False))
+    why = wide_dtypes.extern_reason(node, getattr(supports, "renders_wide_dtypes", frozenset()))
     if why is not None:
         return "extern", why
     if node.op.name == "view":

@@ -58,16 +58,19 @@ def _wide(dtype) -> bool:
     return dtype in COMPLEX or dtype == FLOAT16
 
 
-def extern_reason(node, renders=True) -> str | None:
+WIDE = COMPLEX | {FLOAT16}
+
+
+def extern_reason(node, renders=WIDE) -> str | None:
     """Why ``node`` must run as an extern NumPy call because of its dtypes; None when its
-    dtypes are no obstacle to a kernel.  ``renders``: whether the backend's renderer takes
-    what this module emits (half loads, stores and casts; complex buffers addressed by
-    part): a backend says so by ``renders_wide_dtypes = True`` on its capability object."""
+    dtypes are no obstacle to a kernel.  ``renders``: the wide dtypes whose code from this
+    module (half loads, stores and casts; complex buffers addressed by part) the backend's
+    renderer takes: its capability object's ``renders_wide_dtypes`` (none if it has none)."""
     dtypes = {node.dtype, *(a.dtype for a in node.args)}
     wide = sorted(str(d) for d in dtypes if _wide(d))
     if not wide:
         return None
-    if not renders:
+    if not dtypes & WIDE <= renders:
         return f"{node.op.name} on {', '.join(wide)}: this backend renders no kernel code for these dtypes"
     name = node.op.name
     if dtypes & COMPLEX and name not in COMPLEX_FUSED:

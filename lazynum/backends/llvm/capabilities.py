@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...compile import wide_dtypes
 from ...compile.capability_probe import ScalarProbe
 from ...expr.combines import lookup as lookup_combine
 from ...expr.registry import KERNEL
-from . import compaction, scalar_ops
+from . import compaction, jit, scalar_ops
 
 # Scalar op -> (dtype kinds, why NumPy's loop runs instead of kernel code).  Every NumPy loop
 # of a kernel-IR scalar op has code in ``scalar_ops`` or is declared here
@@ -39,7 +40,15 @@ def extern_reason(op: str, arg_dtypes, out) -> str:
 
 class Supports:
     """The scheduler's capability object for this backend."""
-    renders_wide_dtypes = True      # half in memory, complex buffers by part (compile.wide_dtypes)
+
+    @property
+    def renders_wide_dtypes(self) -> frozenset:
+        """The complex/float16 dtypes whose kernel code (``compile.wide_dtypes``) this
+        backend renders: complex ones always (buffers by part); float16 where the CPU
+        converts half in hardware (F16C: else LLVM calls ``__extendhfsf2``, which the JIT
+        lacks)."""
+        return wide_dtypes.COMPLEX | (frozenset({wide_dtypes.FLOAT16}) if jit.host_has("f16c")
+                                      else frozenset())
 
     def __init__(self):
         self._cache: dict = {}      # key -> None (compiled) or why it is extern

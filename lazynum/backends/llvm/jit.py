@@ -65,6 +65,13 @@ def target_machine():
     return new_target_machine()
 
 
+@functools.lru_cache(maxsize=None)
+def host_has(feature: str) -> bool:
+    """Whether this CPU has ``feature`` (an LLVM feature name, e.g. ``f16c``)."""
+    _initialized()
+    return llvm.get_host_cpu_features().get(feature, False)
+
+
 def toolchain_id() -> str:
     """What object code depends on: LLVM version, CPU and its features (a cache key part)."""
     _initialized()
