@@ -35,6 +35,45 @@ class Storage:
         self.version = 0
 
 
+class DerivedStorage(Storage):
+    """A storage whose value is computed from another one, ``whole`` (a part of a complex
+    value, its bytes read as another dtype, a window at a run-time offset), sharing its
+    version, so each side sees the other's writes.  Subclasses say how to ``read`` it from
+    the whole's node and how a written value goes ``back`` into the whole; the read is
+    cached per whole node (it is built once per version, not per access)."""
+    __slots__ = ("whole", "_read", "_value")
+
+    def __init__(self, whole: Storage):       # noqa: super().__init__ not called: node and
+        self.whole = whole                    # version are the whole's
+        self._read = self._value = None
+
+    def read(self, whole_node):
+        raise NotImplementedError
+
+    def back(self, value, whole_node) -> None:
+        """Write ``value`` (this storage's new node) into ``self.whole``."""
+        raise NotImplementedError
+
+    @property
+    def node(self):
+        whole = self.whole.node
+        if whole is not self._read:
+            self._read, self._value = whole, self.read(whole)
+        return self._value
+
+    @node.setter
+    def node(self, value):
+        self.back(value, self.whole.node)
+
+    @property
+    def version(self):
+        return self.whole.version
+
+    @version.setter
+    def version(self, value):
+        self.whole.version = value
+
+
 class ViewState:
     """Where a window reads from: storage, absolute layout, version last read, writability."""
     __slots__ = ("storage", "layout", "version", "readonly")

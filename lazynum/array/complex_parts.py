@@ -12,37 +12,23 @@ from __future__ import annotations
 
 from ..expr.complex_parts import complex_node, imag_node, real_node
 from ..runtime import register_live
-from .arraytype import Storage, ViewState, ndarray, scalar_result, wrap_scalar
+from .arraytype import DerivedStorage, Storage, ViewState, ndarray, scalar_result, wrap_scalar
 
 
-class PartStorage(Storage):
+class PartStorage(DerivedStorage):
     """The real (``part == 0``) or imaginary part of a complex ``Storage``."""
-    __slots__ = ("whole", "part", "_read", "_value")
+    __slots__ = ("part",)
 
-    def __init__(self, whole: Storage, part: int):          # noqa: super().__init__ not called:
-        self.whole, self.part = whole, part                  # node and version are the whole's
-        self._read = self._value = None
+    def __init__(self, whole: Storage, part: int):
+        super().__init__(whole)
+        self.part = part
 
-    @property
-    def node(self):
-        whole = self.whole.node
-        if whole is not self._read:
-            self._read, self._value = whole, (real_node if self.part == 0 else imag_node)(whole)
-        return self._value
+    def read(self, whole_node):
+        return (real_node if self.part == 0 else imag_node)(whole_node)
 
-    @node.setter
-    def node(self, value):
-        whole = self.whole.node
-        re, im = (value, imag_node(whole)) if self.part == 0 else (real_node(whole), value)
+    def back(self, value, whole_node) -> None:
+        re, im = (value, imag_node(whole_node)) if self.part == 0 else (real_node(whole_node), value)
         self.whole.node = complex_node(re, im)
-
-    @property
-    def version(self):
-        return self.whole.version
-
-    @version.setter
-    def version(self, value):
-        self.whole.version = value
 
 
 def part(z, which: int):

@@ -25,30 +25,25 @@ from ..expr.movement import VIEW_SCATTER
 from ..expr.reinterpret import ZERO_D_MESSAGE, bitcast_node, bitcast_shape
 from ..runtime import register_live
 from . import layout as layouts
-from .arraytype import Storage, ViewState, ndarray, scalar_result, view_node, wrap, wrap_scalar
+from .arraytype import (DerivedStorage, Storage, ViewState, ndarray, scalar_result, view_node, wrap,
+    wrap_scalar)
 
 CONTIGUOUS_MESSAGE = "To change to a dtype of a different size, the last axis must be contiguous"
 
 
-class BitcastStorage(Storage):
+class BitcastStorage(DerivedStorage):
     """The storage ``whole`` read through layout ``span`` (None: all of it) as ``dtype``."""
-    __slots__ = ("whole", "span", "dtype", "_read", "_value")
+    __slots__ = ("span", "dtype")
 
-    def __init__(self, whole: Storage, span, dtype: np.dtype):   # noqa: super().__init__ not
-        self.whole, self.span, self.dtype = whole, span, dtype     # called: node and version
-        self._read = self._value = None                            # are the whole's
+    def __init__(self, whole: Storage, span, dtype: np.dtype):
+        super().__init__(whole)
+        self.span, self.dtype = span, dtype
 
-    @property
-    def node(self):
-        whole = self.whole.node
-        if whole is not self._read:
-            read = whole if self.span is None else view_node(whole, self.span)
-            self._read, self._value = whole, bitcast_node(read, self.dtype)
-        return self._value
+    def read(self, whole_node):
+        return bitcast_node(whole_node if self.span is None else view_node(whole_node, self.span),
+                            self.dtype)
 
-    @node.setter
-    def node(self, value):
-        whole = self.whole.node
+    def back(self, value, whole) -> None:
         back = bitcast_node(self._raw_scatter(value, whole) or value, whole.dtype)
         if self.span is None or layouts.is_identity(self.span, whole.shape):
             self.whole.node = back
@@ -67,14 +62,6 @@ class BitcastStorage(Storage):
         raw = bitcast_node(read, np.uint8)
         return nodes.apply(VIEW_SCATTER, (raw, bitcast_node(value.args[1], np.uint8)),
                            value.attrs)
-
-    @property
-    def version(self):
-        return self.whole.version
-
-    @version.setter
-    def version(self, value):
-        self.whole.version = value
 
 
 def _covers(span, whole) -> bool:

@@ -17,7 +17,7 @@ int64 arrays with ``0 <= start``, ``start + size <= extent``; ``start`` None is 
 from __future__ import annotations
 
 from ..array import layout as layouts
-from ..array.arraytype import Storage, ViewState, ndarray, view_node, wrap
+from ..array.arraytype import DerivedStorage, Storage, ViewState, ndarray, view_node, wrap
 from ..expr import node as nodes
 from ..expr.movement import VIEW_SCATTER
 from ..frontend import creation, mathfuncs
@@ -25,29 +25,22 @@ from ..runtime import register_live
 from ..runtime.writes import remember as remember_write
 
 
-class DynamicWindowStorage(Storage):
+class DynamicWindowStorage(DerivedStorage):
     """Rows ``[start, start + bound)`` along ``axis`` of ``whole`` seen through ``span``."""
-    __slots__ = ("whole", "span", "axis", "start", "size", "_read", "_value")
+    __slots__ = ("span", "axis", "start", "size")
 
-    def __init__(self, whole: Storage, span, axis: int, start, size):  # noqa: super().__init__
-        self.whole, self.span, self.axis = whole, span, axis       # not called: node and
-        self.start, self.size = start, size                         # version are the whole's
-        self._read = self._value = None
+    def __init__(self, whole: Storage, span, axis: int, start, size):
+        super().__init__(whole)
+        self.span, self.axis, self.start, self.size = span, axis, start, size
 
     def _base(self, whole_node) -> ndarray:
         """The sliced array's value at ``whole_node`` (the base before the offset)."""
         return wrap(view_node(whole_node, self.span))
 
-    @property
-    def node(self):
-        whole = self.whole.node
-        if whole is not self._read:
-            self._read, self._value = whole, _shifted(self._base(whole), self.axis, self.start)._n()
-        return self._value
+    def read(self, whole_node):
+        return _shifted(self._base(whole_node), self.axis, self.start)._n()
 
-    @node.setter
-    def node(self, value):
-        whole = self.whole.node
+    def back(self, value, whole) -> None:
         base = self._base(whole)
         n = base.shape[self.axis]
         rows = creation.arange(n)
@@ -63,14 +56,6 @@ class DynamicWindowStorage(Storage):
         # from before it (the window's own undo selects into the failed value).
         remember_write(self.whole, whole, back)
         self.whole.node = back
-
-    @property
-    def version(self):
-        return self.whole.version
-
-    @version.setter
-    def version(self, value):
-        self.whole.version = value
 
 
 def _shifted(array: ndarray, axis: int, offset) -> ndarray:
