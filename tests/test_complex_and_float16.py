@@ -72,7 +72,8 @@ def test_complex_programs_match_numpy(name, dtype):
     x = rng.normal(size=(4, 5)).astype(np.float32)
     got = CASES[name](lnp, lnp.asarray(z), lnp.asarray(x))
     expected = CASES[name](np, z, x)
-    S.assert_same(got, expected, rtol=1e-4 if dtype == np.complex64 else 1e-10)
+    single = dtype == np.complex64 or np.asarray(expected).dtype in (np.complex64, np.float32)
+    S.assert_same(got, expected, rtol=1e-4 if single else 1e-10)
 
 
 @given(pair=S.lazy_views(S.arrays(S.st.sampled_from(S.WIDE), finite=False)))
@@ -89,13 +90,16 @@ def test_unary_ufuncs_of_wide_dtypes_match_numpy(pair):
 @pytest.mark.parametrize("name", ["exp", "log", "sqrt", "expm1", "log1p", "arcsin", "arctanh",
                                   "reciprocal", "absolute", "sign"])
 def test_complex_special_values_and_branch_cuts_are_numpys(name):
-    # Both backends run NumPy's complex loops: bit for bit, signed zeros included.
+    # Bit for bit, signed zeros included: NumPy's complex loops, or (llvm) kernels with
+    # NumPy's algorithms.  Fused exp's finite values are libm's (a few ulps; its special
+    # values are checked bit for bit in test_complex_kernels).
+    rtol = 1e-15 if name == "exp" else 0.0
     expected = _quiet(lambda: getattr(np, name)(SPECIAL))
     got = _quiet(lambda: np.asarray(getattr(lnp, name)(lnp.asarray(SPECIAL))))
-    _same(got, expected, rtol=0.0)
+    _same(got, expected, rtol=rtol)
     cut = np.array([complex(-2.0, 0.0), complex(-2.0, -0.0)])    # just above/below the cut
     _same(_quiet(lambda: getattr(lnp, name)(lnp.asarray(cut))), _quiet(lambda: getattr(np, name)(cut)),
-          rtol=0.0)
+          rtol=rtol)
 
 
 @pytest.mark.parametrize("call", [
@@ -253,12 +257,12 @@ def test_llvm_fuses_complex_arithmetic_and_keeps_the_rest_extern_with_a_reason()
     assert (program.kernel_count, program.extern_count) == (1, 0)
     from lazynum.compile.wide_dtypes import extern_reason
     assert extern_reason((lnp.asarray(z) * 2)._n()) is None
-    assert "complex128" in extern_reason(lnp.exp(lnp.asarray(z))._n())
+    assert "complex128" in extern_reason(lnp.log(lnp.asarray(z))._n())
     assert "float16" in extern_reason(lnp.ones(3, np.float16).sum()._n())
     assert extern_reason((lnp.ones(3) * 2)._n()) is None
     # a complex transcendental is an extern step; the float kernel reading its parts fuses
-    got, program = compiled(lambda m, a: m.sqrt(m.exp(a).real + 1) * 2, z)
-    S.assert_same(got, np.sqrt(np.exp(z).real + 1) * 2)
+    got, program = compiled(lambda m, a: m.sqrt(m.log(a).real + 1) * 2, z)
+    S.assert_same(got, np.sqrt(np.log(z).real + 1) * 2)
     assert (program.kernel_count, program.extern_count) == (1, 1)
 
 

@@ -5,7 +5,7 @@ In a kernel a complex value is a pair ``(re, im)`` of statements of its part dty
 (``compile.lowering.KernelBuilder.load``), and each complex scalar op below becomes real
 scalar ops, so every backend that computes real floats computes complex ones.  The
 algorithms are NumPy 2's loops as measured on x86-64 (``tests/test_complex_kernels.py``
-checks them bit for bit against NumPy):
+checks them bit for bit against NumPy, ``exp`` to libm's tolerance):
 
 - ``multiply``: ``re = fma(ar, br, -(ai*bi))``, ``im = fma(ar, bi, ai*br)`` (NumPy's SIMD
   complex loop; ``square`` is ``z * z``);
@@ -16,7 +16,10 @@ checks them bit for bit against NumPy):
 - comparisons: ``==``/``!=`` on both parts; ``<``, ``<=``, ``>``, ``>=`` lexicographic
   (real parts first; NumPy's rule that a NaN imaginary part fails a real-part decision);
   ``maximum``/``minimum``/``fmax``/``fmin`` pick an operand by that order and NumPy's NaN rule;
-- ``isnan``/``isinf``/``isfinite``, logical ops (a value is true when a part is nonzero).
+- ``isnan``/``isinf``/``isfinite``, logical ops (a value is true when a part is nonzero);
+- ``exp``: ``exp(x)(cos y + i sin y)`` with NumPy's (C99 Annex G) special values exactly;
+  its finite values are this backend's exp/cos/sin, so within a few ulps of NumPy's (the
+  same difference as for real ``exp``; checked with that tolerance).
 
 ``OPS`` names the complex ops that have kernel code here; ``compile.wide_dtypes`` makes
 the rest extern steps.  ``b`` below is a builder with ``scalar`` (a real scalar op),
@@ -135,6 +138,32 @@ def _extreme(order, nan_side):
     return emit
 
 
+def _exp(b, args, part):
+    # exp(x)(cos y + i sin y), with C99 Annex G's special values as NumPy returns them: an
+    # imaginary zero stays (exp(x), y); exp(+inf + i(inf or nan)) is inf + nan i and
+    # exp(-inf + i(inf or nan)) is +0 + copysign(0, y) i.  Above x = 709 exp(x) overflows
+    # where the product may not: exp(x/2) multiplies twice.
+    (x, y), = args
+    op = lambda name, *xs: b.scalar(name, xs, part)     # noqa: E731
+    pick = lambda cond, u, v: b.scalar("select", (cond, u, v), part)    # noqa: E731
+    test = lambda name, *xs: b.scalar(name, xs, BOOL)   # noqa: E731
+    c, s = op("cos", y), op("sin", y)
+    ex = op("exp", x)
+    half = op("exp", op("multiply", x, b.scalar_const(0.5, part)))
+    big = test("greater", x, b.scalar_const(709.0, part))
+    re = pick(big, op("multiply", op("multiply", half, c), half), op("multiply", ex, c))
+    im = pick(big, op("multiply", op("multiply", half, s), half), op("multiply", ex, s))
+    zero, inf = b.scalar_const(0.0, part), b.scalar_const(np.inf, part)
+    real_y = test("equal", y, zero)
+    re, im = pick(real_y, ex, re), pick(real_y, y, im)
+    wild_y = test("logical_not", test("isfinite", y))
+    plus_inf = test("logical_and", test("equal", x, inf), wild_y)
+    minus_inf = test("logical_and", test("equal", x, op("negative", inf)), wild_y)
+    re = pick(plus_inf, inf, pick(minus_inf, zero, re))
+    im = pick(plus_inf, b.scalar_const(np.nan, part), pick(minus_inf, op("copysign", zero, y), im))
+    return re, im
+
+
 def _either(test, join):
     def emit(b, args, part):
         (re, im), = args
@@ -162,7 +191,7 @@ OPS = {
     "isnan": _either("isnan", "logical_or"), "isinf": _either("isinf", "logical_or"),
     "isfinite": _either("isfinite", "logical_and"),
     **{name: _ordering(name) for name in ORDER},
-    "maximum": _extreme("greater_equal", 0), "minimum": _extreme("less_equal", 0),
+    "exp": _exp, "maximum": _extreme("greater_equal", 0), "minimum": _extreme("less_equal", 0),
     "fmax": _extreme("greater_equal", 1), "fmin": _extreme("less_equal", 1),
     **{name: _logical(name) for name in ("logical_and", "logical_or", "logical_xor", "logical_not")},
 }
