@@ -5,7 +5,7 @@ In a kernel a complex value is a pair ``(re, im)`` of statements of its part dty
 (``compile.lowering.KernelBuilder.load``), and each complex scalar op below becomes real
 scalar ops, so every backend that computes real floats computes complex ones.  The
 algorithms are NumPy 2's loops as measured on x86-64 (``tests/test_complex_kernels.py``
-checks them bit for bit against NumPy, ``exp`` to libm's tolerance):
+checks them bit for bit against NumPy, ``exp``/``sqrt`` to libm's tolerance):
 
 - ``multiply``: ``re = fma(ar, br, -(ai*bi))``, ``im = fma(ar, bi, ai*br)`` (NumPy's SIMD
   complex loop; ``square`` is ``z * z``);
@@ -17,9 +17,9 @@ checks them bit for bit against NumPy, ``exp`` to libm's tolerance):
   (real parts first; NumPy's rule that a NaN imaginary part fails a real-part decision);
   ``maximum``/``minimum``/``fmax``/``fmin`` pick an operand by that order and NumPy's NaN rule;
 - ``isnan``/``isinf``/``isfinite``, logical ops (a value is true when a part is nonzero);
-- ``exp``: ``exp(x)(cos y + i sin y)`` with NumPy's (C99 Annex G) special values exactly;
-  its finite values are this backend's exp/cos/sin, so within a few ulps of NumPy's (the
-  same difference as for real ``exp``; checked with that tolerance).
+- ``exp`` and ``sqrt`` with NumPy's (C99 Annex G) special values and branch cut exactly;
+  their finite values come from this backend's exp/cos/sin/hypot, so within a few ulps of
+  NumPy's (the same difference as for the real functions; checked with that tolerance).
 
 ``OPS`` names the complex ops that have kernel code here; ``compile.wide_dtypes`` makes
 the rest extern steps.  ``b`` below is a builder with ``scalar`` (a real scalar op),
@@ -164,6 +164,39 @@ def _exp(b, args, part):
     return re, im
 
 
+def _sqrt(b, args, part):
+    # The principal root as NumPy computes it: t = sqrt((|x| + hypot(x, y)) / 2), then
+    # (t, y/2t) for x >= 0, else (|y|/2t, copysign(t, y)): the branch cut on the negative
+    # real axis follows the sign of y's zero.  Extreme magnitudes are scaled by a power of 4
+    # first (exactly; so |x| + hypot neither overflows nor loses subnormal bits).  Special
+    # values: sqrt(+-0 + 0i) = (+0, y), an infinite y gives (inf, y); the other infinities
+    # and NaNs come out of the formula as NumPy's.
+    (x, y), = args
+    op = lambda name, *xs: b.scalar(name, xs, part)     # noqa: E731
+    pick = lambda cond, u, v: b.scalar("select", (cond, u, v), part)    # noqa: E731
+    test = lambda name, *xs: b.scalar(name, xs, BOOL)   # noqa: E731
+    k = 54 if part.itemsize == 8 else 24
+    c = lambda v: b.scalar_const(v, part)               # noqa: E731
+    m = op("maximum", op("fabs", x), op("fabs", y))
+    big = test("greater", m, c(float(np.finfo(part).max) / 16))
+    small = test("less", m, c(float(np.finfo(part).tiny) * 2.0 ** k))
+    into = pick(big, c(0.25), pick(small, c(2.0 ** (2 * k)), c(1.0)))
+    out = pick(big, c(2.0), pick(small, c(2.0 ** -k), c(1.0)))
+    xs, ys = op("multiply", x, into), op("multiply", y, into)
+    t = op("sqrt", op("multiply", op("add", op("fabs", xs), op("hypot", xs, ys)), c(0.5)))
+    twice = op("multiply", t, c(2.0))
+    twice = pick(test("equal", t, c(0.0)), c(2.0), twice)     # (no 0/0 flag at zero)
+    upper = test("greater_equal", x, c(0.0))
+    re = pick(upper, t, op("divide", op("fabs", ys), twice))
+    im = pick(upper, op("divide", ys, twice), op("copysign", t, ys))
+    re, im = op("multiply", re, out), op("multiply", im, out)
+    zero = test("equal", m, c(0.0))
+    infinite_y = test("isinf", y)
+    re = pick(infinite_y, c(np.inf), pick(zero, c(0.0), re))
+    im = pick(infinite_y, y, pick(zero, y, im))
+    return re, im
+
+
 def _either(test, join):
     def emit(b, args, part):
         (re, im), = args
@@ -191,7 +224,7 @@ OPS = {
     "isnan": _either("isnan", "logical_or"), "isinf": _either("isinf", "logical_or"),
     "isfinite": _either("isfinite", "logical_and"),
     **{name: _ordering(name) for name in ORDER},
-    "exp": _exp, "maximum": _extreme("greater_equal", 0), "minimum": _extreme("less_equal", 0),
+    "exp": _exp, "sqrt": _sqrt, "maximum": _extreme("greater_equal", 0), "minimum": _extreme("less_equal", 0),
     "fmax": _extreme("greater_equal", 1), "fmin": _extreme("less_equal", 1),
     **{name: _logical(name) for name in ("logical_and", "logical_or", "logical_xor", "logical_not")},
 }
