@@ -143,13 +143,18 @@ def _complex_chain(xp, z, w):
     return xp.abs(z * w + z) + (z / (w - 1j)).conj()
 
 
+def _phasors(xp, r, theta):
+    return r * xp.exp(1j * theta) + xp.sqrt(r + 1j * theta)
+
+
 def _float16_chain(xp, x, y):
     return (x * 3 + y) / 7 - xp.sqrt(xp.abs(x - y))
 
 
 def wide_dtypes(peers, quick=False):
     """Fused complex128 and float16 chains (issue 15): complex values as pairs of parts in
-    one kernel (fma multiply, Smith division, scaled-hypot abs), float16 rounded per op."""
+    one kernel (fma multiply, Smith division, scaled-hypot abs, exp, sqrt), float16
+    rounded per op."""
     rng = numpy.random.default_rng(9)
     n = 10**4 if quick else 10**6
     z, w = (rng.standard_normal(n) + 1j * rng.standard_normal(n) for _ in range(2))
@@ -157,6 +162,9 @@ def wide_dtypes(peers, quick=False):
     size = f"{n:.0e}".replace("+0", "")
     return [_case("complex: abs(z*w + z) + conj(z/(w - 1j))", f"{size} c128", _complex_chain,
                   (z, w), peers, rtol=1e-12),
+            _case("complex: r*exp(1j*theta) + sqrt(r + 1j*theta)", f"{size} f64->c128",
+                  _phasors, (numpy.abs(x.astype(float)), y.astype(float)), peers, rtol=1e-13,
+                  atol=1e-13),
             _case("float16: (3x + y)/7 - sqrt(|x - y|)", f"{size} f16", _float16_chain,
                   (x, y), peers, rtol=1e-3)]
 

@@ -319,3 +319,14 @@ def test_fused_complex_ops_raise_no_ieee_flag_numpy_would_not(monkeypatch):
             got, program = compiled(fn, z)
             _bits_equal(got, fn(np, z))
     assert reruns == []
+
+
+def test_complex_loads_and_stores_name_parts_of_unit_stride_elements():
+    # (the index keeps unit strides, so the loops collapse and vectorize like real ones)
+    z = np.arange(12).reshape(3, 4) * (1 + 1j)
+    got, program = compiled(lambda m, a: a * 2j + a.T.T, z)
+    _bits_equal(got, z * 2j + z)
+    text = program.describe()
+    assert "for o0 in [0, n0*n1)" in text
+    assert "load in0[o0].re" in text and "load in0[o0].im" in text
+    assert "v2[o0].re = " in text and "v2[o0].im = " in text

@@ -35,8 +35,9 @@ STRUCTURAL_OPS = frozenset({"load", "const", "index"})
 # dtypes, except ``cast`` (astype, unsafe), ``select`` (where: bool, value, value) and
 # ``power_uniform`` (float power with one exponent for the whole loop: NumPy's fast cases)
 # and ``fma`` (fused multiply-add).  A complex buffer is an array of its parts (re, im):
-# its loads and stores address parts (element 2*i + part); float16 is loaded and stored as
-# half and computed in float32 (``compile.wide_dtypes``).
+# its loads (args: buffer, part, index) and stores (``Store.part``) name a part of element
+# ``index`` (the index keeps unit strides: loops over complex data vectorize); float16 is
+# loaded and stored as half and computed in float32 (``compile.wide_dtypes``).
 SCALAR_OPS = frozenset({
     # arithmetic
     "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "fmod", "negative",
@@ -58,6 +59,9 @@ SCALAR_OPS = frozenset({
     # a*b + c rounded once (complex multiply and abs: NumPy's loops use it)
     "fma",
 })
+
+
+PARTS = ("re", "im")        # a complex element's parts, as loads and stores number them
 
 
 class UnknownScalarOp(Exception):
@@ -99,6 +103,7 @@ class Store:
     index: Index
     value: str
     mask: str | None = None      # a bool statement; the store happens only where it is true
+    part: int | None = None      # of a complex element: 0 real, 1 imaginary (see ``PARTS``)
 
 
 @dataclass
@@ -255,7 +260,9 @@ def _format_phase(p, phase, indent, names, numbered):
         indent = row_indent             # a reduction's result is stored once per row
     for store in phase.stores:
         mask = f" where {store.mask}" if store.mask else ""
-        lines.append(f"{indent}{store.buffer}[{format_index(store.index, names)}] = {store.value}{mask}")
+        part = f".{PARTS[store.part]}" if store.part is not None else ""
+        lines.append(f"{indent}{store.buffer}[{format_index(store.index, names)}]{part} = "
+                     f"{store.value}{mask}")
     for scatter in phase.scatters:
         mask = f" where {scatter.mask}" if scatter.mask else ""
         lines.append(f"{indent}target {scatter.target}[{scatter.index}] <- {scatter.value}{mask}")
@@ -264,8 +271,8 @@ def _format_phase(p, phase, indent, names, numbered):
 
 def _format_stmt(stmt: Stmt, names) -> str:
     if stmt.op == "load":
-        buf, index = stmt.args
-        text = f"load {buf}[{format_index(index, names)}]"
+        part = f".{PARTS[stmt.args[1]]}" if len(stmt.args) == 3 else ""
+        text = f"load {stmt.args[0]}[{format_index(stmt.args[-1], names)}]{part}"
     elif stmt.op == "index":
         text = f"index {format_index(stmt.args[0], names)}"
     elif stmt.op == "const":

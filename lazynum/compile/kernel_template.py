@@ -23,7 +23,7 @@ import hashlib
 import re
 
 from . import index_expr as ix
-from .kernel_ir import Kernel, Loop, Phase, Stmt, Store, format_kernel
+from .kernel_ir import Kernel, Loop, Phase, Stmt, format_kernel
 
 PARAMETER_KINDS = ("s", "t")       # program-wide atoms a template turns into parameters
 # (``bindings`` also holds ``("c", value)``: an integer constant lifted into a parameter)
@@ -53,7 +53,7 @@ def _phase(phase: Phase, renamer) -> Phase:
             args = stmt.args[:-1] + (renamer.index(stmt.args[-1]),)
             stmt = Stmt(stmt.name, stmt.op, args, stmt.dtype, stmt.origin)
         body.append(stmt)
-    stores = [Store(s.buffer, renamer.index(s.index), s.value, s.mask) for s in phase.stores]
+    stores = [dataclasses.replace(s, index=renamer.index(s.index)) for s in phase.stores]
     nested = [_phase(n, renamer) for n in phase.nested]
     return Phase(inner, body, list(phase.reductions), stores, list(phase.scatters), nested)
 

@@ -9,8 +9,10 @@ symbolic: the test is polynomial equality.
 """
 from __future__ import annotations
 
+import dataclasses
+
 from . import index_expr as ix
-from .kernel_ir import Loop, Stmt, Store, walk_phases
+from .kernel_ir import Loop, Stmt, walk_phases
 
 
 def _indexes(kernel):
@@ -36,7 +38,7 @@ def _drop_var(kernel, var: int) -> None:
     for phase in walk_phases(kernel.phases):
         phase.body = [Stmt(s.name, s.op, s.args[:-1] + (ix.substitute(s.args[-1], zero),), s.dtype, s.origin)
                       if s.op in ("load", "index") else s for s in phase.body]
-        phase.stores = [Store(s.buffer, ix.substitute(s.index, zero), s.value, s.mask)
+        phase.stores = [dataclasses.replace(s, index=ix.substitute(s.index, zero))
                         for s in phase.stores]
 
 

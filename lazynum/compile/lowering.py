@@ -168,8 +168,8 @@ class KernelBuilder:
     def load(self, node, flat: ix.Index):
         buf = self.use(node)
         part = wide_dtypes.part_dtype(node.dtype)
-        if part is not None:        # a complex element: its two parts, side by side
-            return tuple(self._emit("load", (buf.name, flat * 2 + k), part) for k in (0, 1))
+        if part is not None:        # a complex element: its two parts
+            return tuple(self._emit("load", (buf.name, k, flat), part) for k in (0, 1))
         return self._emit("load", (buf.name, flat), node.dtype)
 
     def loadable(self, node) -> bool:
@@ -191,7 +191,7 @@ class KernelBuilder:
         two parts)."""
         buf = self.use(node)
         if isinstance(value, tuple):
-            self.phase.stores.extend(Store(buf.name, flat * 2 + k, v) for k, v in enumerate(value))
+            self.phase.stores.extend(Store(buf.name, flat, v, part=k) for k, v in enumerate(value))
         else:
             self.phase.stores.append(Store(buf.name, flat, value))
 

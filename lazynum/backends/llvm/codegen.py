@@ -211,13 +211,11 @@ class KernelCodegen:
         e = self.e
         for stmt in body:
             if stmt.op == "load":
-                buf, index = stmt.args
+                buf, index = stmt.args[0], stmt.args[-1]
                 if buf in self.param_position:      # a scalar passed by value
                     p = e.assign(f"getelementptr inbounds i64, ptr %scalars, i64 {self.param_position[buf]}")
                 else:
-                    arg = f"%b{self.buffer_arg[buf]}"
-                    p = e.assign(f"getelementptr inbounds {mtype(stmt.dtype)}, ptr {arg}, "
-                                 f"i64 {self.index(index)}")
+                    p = self.address(buf, index, stmt.args[1] if len(stmt.args) == 3 else None)
                 v = e.assign(f"load {mtype(stmt.dtype)}, ptr {p}")
                 if stmt.dtype.kind == "b":
                     v = e.assign(f"icmp ne i8 {v}, 0")
@@ -253,6 +251,15 @@ class KernelCodegen:
             return self.e.assign(f"and i1 {operand}, true")
         return self.e.assign(f"add {t} {operand}, 0")
 
+    def address(self, buf: str, index, part=None) -> str:
+        """A pointer to element ``index`` of buffer ``buf``, or to part ``part`` of that
+        complex element (a ``[2 x T]`` element: the loop keeps its unit stride)."""
+        arg, dt = f"%b{self.buffer_arg[buf]}", self.buffer_dtype[buf]
+        if part is None:
+            return self.e.assign(f"getelementptr inbounds {mtype(dt)}, ptr {arg}, i64 {self.index(index)}")
+        return self.e.assign(f"getelementptr inbounds [2 x {mtype(dt)}], ptr {arg}, "
+                             f"i64 {self.index(index)}, i64 {part}")
+
     def store(self, store) -> None:
         e = self.e
         dt = self.buffer_dtype[store.buffer]
@@ -260,8 +267,7 @@ class KernelCodegen:
         if self.dtypes.get(store.value, dt).kind == "b" or dt.kind == "b":
             value = e.assign(f"zext i1 {value} to i8") if not value.startswith(("true", "false")) \
                 else ("1" if value == "true" else "0")
-        arg = f"%b{self.buffer_arg[store.buffer]}"
-        p = e.assign(f"getelementptr inbounds {mtype(dt)}, ptr {arg}, i64 {self.index(store.index)}")
+        p = self.address(store.buffer, store.index, store.part)
         if store.mask is None:
             e.line(f"store {mtype(dt)} {value}, ptr {p}")
             return
