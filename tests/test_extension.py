@@ -6,11 +6,12 @@ import pytest
 
 import lazynum as lnp
 from lazynum.array import extension
-from lazynum.frontend import (creation, joining, linalg, manipulation, mathfuncs, reductions, selecting,
-                              sorting)
+from lazynum.frontend import (creation, editing, joining, linalg, manipulation, mathfuncs, reductions,
+                              selecting, sorting)
 from lazynum.frontend.indexing import advanced
 
-MODULES = (creation, joining, linalg, manipulation, mathfuncs, reductions, selecting, sorting, advanced)
+MODULES = (creation, editing, joining, linalg, manipulation, mathfuncs, reductions, selecting, sorting,
+           advanced)
 
 
 def test_every_namespace_function_is_the_front_ends_own():
@@ -20,7 +21,7 @@ def test_every_namespace_function_is_the_front_ends_own():
             if name in extension.extensible_names():
                 assert getattr(lnp, name) is getattr(module, name), name
                 checked += 1
-    assert checked == len(extension.extensible_names()) == 40
+    assert checked == len(extension.extensible_names()) == 41
 
 
 def test_extensible_functions_run_the_bounded_form_on_bounded_arrays():
