@@ -145,16 +145,32 @@ def _cast_complex(b, value, dtype):
     return (emit(b, "cast", (value,), part), b.scalar_const(0.0, part))
 
 
+# NumPy's float16 extremes keep the first operand on ties (-0.0 vs 0.0) and where the
+# named operand is NaN; its float32 loops, which the kernel's ops follow, return the second.
+_HALF_EXTREMES = {"maximum": ("greater_equal", 0), "minimum": ("less_equal", 0),
+                  "fmax": ("greater_equal", 1), "fmin": ("less_equal", 1)}
+
+
 def _float16(b, name, args, arg_dtypes, dtype):
     if name == "select":
         return b.scalar(name, args, dtype)
     if name == "cast":
         return _cast_float16(b, args[0], arg_dtypes[0], dtype)
+    if name in _HALF_EXTREMES and dtype == FLOAT16:
+        return _half_extreme(b, name, args)
     wide = tuple(b.scalar("cast", (a,), FLOAT32) if d == FLOAT16 else a
                  for a, d in zip(args, arg_dtypes))
     if dtype != FLOAT16:
         return b.scalar(name, wide, dtype)
     return b.scalar("cast", (b.scalar(name, wide, FLOAT32),), FLOAT16)
+
+
+def _half_extreme(b, name, args):
+    order, nan_side = _HALF_EXTREMES[name]
+    wide = [b.scalar("cast", (a,), FLOAT32) for a in args]
+    keep = b.scalar("logical_or", (b.scalar(order, wide, BOOL),
+                                   b.scalar("isnan", (wide[nan_side],), BOOL)), BOOL)
+    return b.scalar("select", (keep, args[0], args[1]), FLOAT16)
 
 
 def _cast_float16(b, value, src, dst):
