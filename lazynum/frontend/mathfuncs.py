@@ -141,14 +141,33 @@ def _clip_nodes(x, low, high):
     strictly above ``high`` (then ``high``), so a tie keeps ``x``'s signed zero
     (``clip(-0.0, -1, 0)`` is -0.0, where ``minimum(-0.0, 0.0)`` is 0.0); a NaN anywhere
     gives NaN; ``low > high`` gives ``high``."""
+    if x.dtype.kind == "c":
+        return _clip_complex(x, low, high)
     below = _apply(UFUNC_OPS["less"], (x, low))
-    if x.dtype.kind in "fc":            # (complex too: a NaN part makes the bound NaN)
+    if x.dtype.kind == "f":
         below = _apply(UFUNC_OPS["logical_or"], (below, _apply(UFUNC_OPS["isnan"], (low,))))
     raised = _apply(SELECT, (below, low, x))
     above = _apply(UFUNC_OPS["greater"], (raised, high))
-    if x.dtype.kind in "fc":
+    if x.dtype.kind == "f":
         above = _apply(UFUNC_OPS["logical_or"], (above, _apply(UFUNC_OPS["isnan"], (high,))))
     return _apply(SELECT, (above, high, raised))
+
+
+def _clip_complex(x, low, high):
+    """NumPy's complex clip, ``min(max(x, low), high)`` with its own complex extremes:
+    ``max(a, b)`` is ``a`` when ``a`` is NaN (either part) or lexicographically above ``b``
+    (real parts first, then imaginary; a NaN part compares false, unlike the comparison
+    ufuncs, which are false whenever a NaN is involved), else ``b``; ``min`` likewise with
+    below.  So ``clip(3.5+2.5j, 1.5+nanj, 2+1j)`` is ``2+1j``."""
+    def extreme(a, b, order):
+        ar, ai, br, bi = real_node(a), imag_node(a), real_node(b), imag_node(b)
+        beyond = _apply(UFUNC_OPS["logical_or"], (
+            _apply(UFUNC_OPS[order], (ar, br)),
+            _apply(UFUNC_OPS["logical_and"], (_apply(UFUNC_OPS["equal"], (ar, br)),
+                                               _apply(UFUNC_OPS[order], (ai, bi))))))
+        keep = _apply(UFUNC_OPS["logical_or"], (_apply(UFUNC_OPS["isnan"], (a,)), beyond))
+        return _apply(SELECT, (keep, a, b))
+    return extreme(extreme(x, low, "greater"), high, "less")
 
 
 # -- rounding ------------------------------------------------------------------------------
