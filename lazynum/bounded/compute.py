@@ -12,7 +12,7 @@ import numpy as np
 from ..frontend import creation, manipulation, mathfuncs, reductions, sorting
 from ..control import telemetry
 from ..array import layout as layouts
-from ..array.arraytype import ndarray, wrap_ordered
+from ..array.arraytype import ndarray, scalar_result, wrap_ordered, wrap_scalar
 from ..array.conversion import to_array
 from ..expr import fp_state, node as nodes
 from ..expr.checks import ASSERT_ALL
@@ -26,6 +26,8 @@ def checked(value: ndarray, ok: ndarray, exception: str, message: str) -> ndarra
     """``value``, passed through an ``assert_all(ok)`` raised at the sync (in ``value``'s
     memory order: elementwise results over it follow that order, as NumPy's would)."""
     node = nodes.apply(ASSERT_ALL, (value._n(), ok.astype(bool)._n()), (exception, message))
+    if isinstance(value, scalar_result):    # a full reduction stays NumPy's scalar kind
+        return wrap_scalar(node)
     return wrap_ordered(node, layouts.new_array_order(value._layout(), "K"))
 
 

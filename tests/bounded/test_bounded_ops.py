@@ -300,3 +300,19 @@ def test_concatenated_argwhere_results_keep_f_order(axis):
     expected[...] = -1.0
     assert_same(flat, numpy_flat)
     assert_same(got, expected)
+
+
+def test_extremes_of_a_selection_are_numpy_scalars():
+    # fuzz seed 241193: float(selection.min()) of complex data raised TypeError (a 0-d array's
+    # rule) where NumPy's min returns a scalar (real part, ComplexWarning)
+    z = np.array([1 + 2j, 3 - 1j, 0j], np.complex64)
+    lazy = lnp.asarray(z)
+    selected = lazy[lazy != 0]
+    with pytest.warns(np.exceptions.ComplexWarning):
+        assert float(selected.min()) == float(z[z != 0].min()) == 1.0
+    x = np.array([2.0, -1.0, 5.0])
+    best = lnp.asarray(x)[lnp.asarray(x) > 0].max()
+    running = best
+    running += 1.0                      # a scalar rebinds: best keeps its value
+    assert float(best) == 5.0 and float(running) == 6.0
+    assert int(lnp.argmax(lnp.asarray(x)[lnp.asarray(x) > 0])) == int(np.argmax(x[x > 0]))
