@@ -12,9 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...compile import wide_dtypes
-from ...compile.capability_probe import ScalarProbe
-from ...expr.combines import lookup as lookup_combine
-from ...expr.registry import KERNEL
+from ...compile.capability_probe import ProbingSupports
 from . import compaction, jit, scalar_ops
 
 # Scalar op -> (dtype kinds, why NumPy's loop runs instead of kernel code).  Every NumPy loop
@@ -38,8 +36,14 @@ def extern_reason(op: str, arg_dtypes, out) -> str:
     return f"no llvm code for scalar op {op!r} on ({dtypes}) -> {np.dtype(out)}"
 
 
-class Supports:
-    """The scheduler's capability object for this backend."""
+class Supports(ProbingSupports):
+    """The scheduler's capability object for this backend (``compile.capability_probe``):
+    scalar ops with code in ``scalar_ops``, stream compaction as its own routine, and the
+    wide dtypes this CPU renders."""
+
+    def __init__(self):
+        super().__init__(scalar_ops.supports, extern_reason,
+                         lambda name, dtype: name == "compact" and compaction.supports(dtype))
 
     @property
     def renders_wide_dtypes(self) -> frozenset:
@@ -49,42 +53,6 @@ class Supports:
         lacks)."""
         return wide_dtypes.COMPLEX | (frozenset({wide_dtypes.FLOAT16}) if jit.host_has("f16c")
                                       else frozenset())
-
-    def __init__(self):
-        self._cache: dict = {}      # key -> None (compiled) or why it is extern
-
-    def node(self, node) -> bool:
-        return self.why_not(node) is None
-
-    def why_not(self, node) -> str | None:
-        """Why ``node`` (elementwise or creation) runs as an extern NumPy call; None when
-        this backend compiles it."""
-        key = (node.op.name, node.dtype, tuple(a.dtype for a in node.args))
-        if node.op.name in ("divmod", "iota"):
-            key += (repr(node.attrs),)
-        if key not in self._cache:
-            probe = ScalarProbe([a.dtype for a in node.args], scalar_ops.supports, extern_reason)
-            try:
-                node.op.lowerings[KERNEL](probe, node, probe.args)
-                why = probe.missing
-            except (NotImplementedError, KeyError, AttributeError, TypeError) as exc:
-                why = f"its lowering has no kernel code here ({type(exc).__name__}: {exc})"
-            self._cache[key] = why
-        return self._cache[key]
-
-    def reduction(self, combine: str, dtype) -> bool:
-        """Whether combine ``combine`` (an ``expr.combines`` name, else ``KeyError``) compiles
-        on ``dtype`` (arg-reductions: their int64 result's dtype)."""
-        c = lookup_combine(combine)
-        dt = np.dtype(dtype)
-        if dt.kind not in "biuf":
-            return False
-        return scalar_ops.supports(c.scalar_op, [dt, dt], np.dtype(bool) if c.arg else dt)
-
-    def routine(self, name: str, dtype) -> bool:
-        """Whether this backend has its own routine ``name`` for results of ``dtype`` (else the
-        node's NumPy reference runs): stream compaction for the item sizes it compiles."""
-        return name == "compact" and compaction.supports(dtype)
 
 
 SUPPORTS = Supports()
