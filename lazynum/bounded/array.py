@@ -17,6 +17,7 @@ import operator
 import numpy as np
 
 from ..array.arraytype import ndarray, wrap
+from ..array.layout import new_array_order
 from ..runtime import sync_nodes
 from ..frontend import creation
 
@@ -221,6 +222,27 @@ class BoundedArray:
     @property
     def shape(self) -> tuple:
         return tuple(d if s is None else LazySize(s, d) for s, d in zip(self._sizes, self._data.shape))
+
+    @property
+    def strides(self) -> tuple:
+        """NumPy's strides for the true-size array: a new array in the memory order of the
+        padded data (argwhere's is F order, so its column stride is the true row count times
+        the itemsize).  A bounded size is synced only where a stride depends on it; data that
+        is not contiguous in its order (a view) gives the synced true-size array's."""
+        shape, element_strides, _ = self._data._layout()
+        order = new_array_order((shape, element_strides, 0), "K") or tuple(range(len(shape)))
+        step = 1
+        for axis in reversed(order):
+            if int(shape[axis]) > 1 and element_strides[axis] != step:
+                return self.materialize("strides").strides
+            step *= int(shape[axis])
+        strides, step = [0] * len(shape), self.dtype.itemsize
+        for k, axis in enumerate(reversed(order)):
+            strides[axis] = step
+            if k < len(order) - 1:       # the slowest axis's size never enters a stride
+                size = self._sizes[axis]
+                step *= int(shape[axis]) if size is None else int(LazySize(size, shape[axis]))
+        return tuple(strides)
 
     @property
     def bound_shape(self) -> tuple:

@@ -316,3 +316,18 @@ def test_extremes_of_a_selection_are_numpy_scalars():
     running += 1.0                      # a scalar rebinds: best keeps its value
     assert float(best) == 5.0 and float(running) == 6.0
     assert int(lnp.argmax(lnp.asarray(x)[lnp.asarray(x) > 0])) == int(np.argmax(x[x > 0]))
+
+
+def test_strides_are_numpys_for_the_true_size_and_sync_only_when_a_size_enters_them():
+    # issue 11's documented deviation (argwhere of 5 true rows bound 9 reported (8, 72))
+    x = np.array([[1.0, 0, 2], [0, 3, 0], [4, 0, 5]])
+    lazy = lnp.asarray(x)
+    lnp.reset_metrics()
+    rows = lazy[lazy[:, 0] > 0.5]                   # C order: the bounded dim is the slowest
+    assert rows.strides == x[x[:, 0] > 0.5].strides
+    flat = lazy[lazy > 0]
+    assert flat.strides == x[x > 0].strides
+    assert lnp.metrics()["syncs"] == 0
+    where = lnp.argwhere(lazy)                      # F order: the row count is in a stride
+    assert where.strides == np.argwhere(x).strides == (8, 40)
+    assert lnp.metrics()["syncs"] == 1
