@@ -170,3 +170,53 @@ def test_no_gradient_through_a_bitcast():
         return x.view(np.float32).sum()
     with pytest.raises(TypeError, match="reinterprets bits"):
         lnp.grad(f)(lnp.asarray(np.arange(3.0)))
+
+
+# -- getfield / setfield: lazy views of each element's bytes ------------------------------------
+FIELDS = [(np.int32, 0), (np.int32, 4), (np.uint8, 7), (np.int16, 2), (np.float64, 0),
+          (np.bool_, 3), (np.float32, 4)]
+
+
+@pytest.mark.parametrize("dtype, offset", FIELDS)
+@pytest.mark.parametrize("window", ["whole", "transposed", "sliced"])
+def test_getfield_matches_numpy_and_aliases_both_ways(dtype, offset, window):
+    base = np.arange(12.0).reshape(3, 4) * 1.5 - 4
+    lazy = lnp.asarray(base)
+    pick = {"whole": lambda a: a, "transposed": lambda a: a.T, "sliced": lambda a: a[1:, ::2]}[window]
+    expected, lnp_base = pick(base).getfield(dtype, offset), lazy
+    lnp.reset_metrics()
+    got = pick(lnp_base).getfield(dtype, offset)
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    assert got.strides == expected.strides
+    assert lnp.metrics()["syncs"] == 0
+    assert np.asarray(got).tobytes() == expected.tobytes()
+    # a write through the field reaches the array's bytes; a write to the array reaches the field
+    got[...] = 1
+    expected[...] = 1
+    assert np.asarray(lnp_base).tobytes() == base.tobytes()
+    lnp_base[...] = 2.5
+    base[...] = 2.5
+    assert np.asarray(got).tobytes() == expected.tobytes()
+
+
+def test_setfield_writes_the_field_bytes():
+    base = np.arange(4.0)
+    lazy = lnp.asarray(base)
+    base.setfield(7, np.int32, 4)
+    lazy.setfield(7, np.int32, 4)
+    assert np.asarray(lazy).tobytes() == base.tobytes()
+
+
+def test_getfield_of_a_scalar_is_a_scalar_and_errors_are_numpys():
+    x = np.array([1.5, 2.0])
+    s, expected = lnp.asarray(x).sum(), x.sum().getfield(np.int32, 4)
+    got = s.getfield(np.int32, 4)
+    assert isinstance(got, lnp.ndarray) and got.ndim == 0 and int(got) == int(expected)
+    assert lnp.asarray(np.array(2.0)).getfield(np.int32, 4).shape == ()
+    lazy = lnp.asarray(x)
+    for args in [(np.int32, 5), (np.int32, -1), (np.complex128, 0)]:
+        with pytest.raises(ValueError) as caught:
+            lazy.getfield(*args)
+        with pytest.raises(ValueError) as numpys:
+            x.getfield(*args)
+        assert str(caught.value) == str(numpys.value)

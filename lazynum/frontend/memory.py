@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import operator
 import pickle
 import sys
 import types
@@ -18,7 +19,7 @@ import weakref
 import numpy as np
 
 from ..array import layout as layouts
-from ..array.arraytype import ndarray, wrap
+from ..array.arraytype import ndarray, scalar_result, wrap
 from ..array.conversion import to_array
 from ..array.reinterpret import reinterpret
 from ..expr import dtypes
@@ -259,16 +260,30 @@ def array_finalize(self, obj) -> None:
 
 
 def getfield(self, dtype, offset=0):
-    """``ndarray.getfield``: a view reinterpreting each element's bytes; lazynum's storage
-    is typed, so this is not lazy yet and says so (``view(dtype)`` likewise)."""
-    raise NotImplementedError("lazynum: ndarray.getfield reinterprets memory and is not lazy "
-                              "yet (numpy.asarray(x).getfield(...) reads a synced copy)")
+    """``ndarray.getfield``: the ``dtype`` value at byte ``offset`` of every element, as a view
+    (NumPy's): writes through it change those bytes of this array, and it sees later writes.
+
+    Built from lazy views of memory: each element's bytes as a trailing axis
+    (``x[..., None].view(uint8)``), the field's bytes, read as ``dtype``.  A NumPy scalar's
+    field is a scalar.
+    """
+    dtype = np.dtype(dtype)
+    offset = operator.index(offset)
+    if offset < 0:
+        raise ValueError("offset is negative")
+    if dtype.itemsize > self.dtype.itemsize:
+        raise ValueError("new type is larger than original type")
+    if offset + dtype.itemsize > self.dtype.itemsize:
+        raise ValueError("new type plus offset is larger than original type")
+    item_bytes = self[..., None].view(np.uint8)
+    field = item_bytes[..., offset:offset + dtype.itemsize].view(dtype)[..., 0]
+    return field[()] if isinstance(self, scalar_result) else field
 
 
 def setfield(self, val, dtype, offset=0):
-    """``ndarray.setfield``: see ``getfield``."""
-    raise NotImplementedError("lazynum: ndarray.setfield reinterprets memory and is not lazy "
-                              "yet (write the values with x[...] = ... instead)")
+    """``ndarray.setfield``: write ``val`` into the ``dtype`` field at byte ``offset`` of every
+    element (``getfield``'s view, assigned)."""
+    getfield(self, dtype, offset)[...] = val
 
 
 # Not defined, on purpose: ``__array_interface__``, ``__array_struct__`` and the buffer
