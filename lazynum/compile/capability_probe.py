@@ -17,6 +17,28 @@ from ..expr.combines import lookup as lookup_combine
 from ..expr.registry import KERNEL
 
 
+# Scalar op -> (dtype kinds, why NumPy's loop runs instead of kernel code): the ops every
+# backend leaves to NumPy on purpose (tests/compile/test_combines.py keeps it complete).
+EXTERN_SCALAR_OPS = {
+    "power": ("iu", "integer power: NumPy raises ValueError for a negative exponent, which a "
+                    "kernel cannot"),
+    "reciprocal": ("iu", "integer reciprocal: rare, and NumPy's loop (1 / x truncated, the "
+                         "minimum value with a warning for 0) is not written for kernels"),
+}
+
+
+def extern_reason_for(backend: str):
+    """``why_no_code(op, arg_dtypes, out)`` for ``backend``: the declared reason of an op left
+    to NumPy on purpose, else that ``backend`` has no code for it (a gap to declare)."""
+    def extern_reason(op: str, arg_dtypes, out) -> str:
+        kinds, reason = EXTERN_SCALAR_OPS.get(op, ("", ""))
+        if reason and {np.dtype(d).kind for d in arg_dtypes} <= set(kinds):
+            return reason
+        dtypes = ", ".join(str(d) for d in arg_dtypes)
+        return f"no {backend} code for scalar op {op!r} on ({dtypes}) -> {np.dtype(out)}"
+    return extern_reason
+
+
 class ScalarProbe:
     """A stand-in ``KernelBuilder`` that records the first scalar op (with its dtypes) that
     the lowering emits and ``has_code`` refuses (``why_no_code`` says why).  Complex and

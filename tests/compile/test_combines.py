@@ -12,7 +12,8 @@ import lazynum as lnp
 from lazynum.expr import dtypes
 from lazynum.array.arraytype import wrap
 from lazynum.backends.llvm import scalar_ops
-from lazynum.backends.llvm.capabilities import EXTERN_SCALAR_OPS, SUPPORTS, extern_reason
+from lazynum.backends.llvm.capabilities import SUPPORTS, extern_reason
+from lazynum.compile.capability_probe import EXTERN_SCALAR_OPS
 from lazynum.compile.kernel_ir import SCALAR_OPS, UnknownScalarOp
 from lazynum.expr import combines, reduce as reduce_module
 from lazynum.expr.combines import COMBINES, IGNORE, NOT_APPLICABLE, PROPAGATE, Combine
@@ -238,7 +239,7 @@ def test_every_scalar_op_has_llvm_code_or_a_declared_reason_to_be_extern(op):
             kinds, reason = EXTERN_SCALAR_OPS.get(op, ("", ""))
             assert reason and {d.kind for d in operands} <= set(kinds), (
                 f"llvm has no code for {op}{tuple(str(d) for d in args)} and "
-                "capabilities.EXTERN_SCALAR_OPS does not say why")
+                "compile.capability_probe.EXTERN_SCALAR_OPS does not say why")
             assert extern_reason(op, operands, out) == reason
 
 
