@@ -365,13 +365,15 @@ def scan(name, y, axis=None, dtype=None):
 
 
 def sort(name, y, axis=-1, **kwargs):
-    """``sort``/``argsort``: padding sorted after every true element (NaN or the maximum)."""
+    """``sort``/``argsort``: padding sorted after every true element (NaN or the maximum;
+    complex NaN + NaNj, which NumPy's order puts after R + NaNj and NaN + Rj)."""
     if axis is None:
         return getattr(sorting, name)(y.materialize(), axis=None, **kwargs)
     ax = normalize_axis(axis, y.ndim)
     data = y._data
     if y._sizes[ax] is not None:
-        last = np.nan if y.dtype.kind == "f" else highest(y.dtype)
+        last = {"f": np.nan, "c": complex(np.nan, np.nan)}.get(y.dtype.kind, None)
+        last = highest(y.dtype) if last is None else last
         data = mathfuncs.where(y.valid_mask((ax,)), data, np.array(last, dtype=y.dtype))
         kwargs = {**kwargs, "kind": "stable"}     # true elements keep their place among ties
     return BoundedArray(getattr(sorting, name)(data, axis=ax, **kwargs), y._sizes)
