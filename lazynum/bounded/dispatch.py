@@ -36,15 +36,25 @@ def _operator(name, reflected=False):
         if not isinstance(other, (BoundedArray, ndarray, np.ndarray, np.generic, bool, int, float,
                                   complex)):
             return NotImplemented
-        return compute.ufunc(uf, (other, self) if reflected else (self, other), {})
+        if reflected:
+            return compute.ufunc(uf, (other, self), {})
+        return compute.ufunc(*_operator_ufunc(uf, self, other), {})
     return method
+
+
+def _operator_ufunc(uf, self, other):
+    """The ufunc and inputs NumPy's operator calls: ``**`` with an exact Python 2, -1 or 0.5
+    is a unary ufunc (``ufuncs.power_shortcut``: ``z ** -1`` is ``reciprocal``, which
+    differs from ``power`` at infinities; ``bool ** 2`` is ``square``, int8)."""
+    unary = ufuncs.power_shortcut(self, other) if uf is np.power else None
+    return (uf, (self, other)) if unary is None else (unary, (self,))
 
 
 def _inplace(name):
     uf = getattr(np, name)
 
     def method(self, other):
-        result = compute.ufunc(uf, (self, other), {})
+        result = compute.ufunc(*_operator_ufunc(uf, self, other), {})
         if not np.can_cast(result.dtype, self.dtype, "same_kind"):
             raise TypeError(f"Cannot cast ufunc '{name}' output from {result.dtype} to "
                             f"{self.dtype} with casting rule 'same_kind'")

@@ -343,3 +343,19 @@ def test_sorting_a_complex_selection_puts_true_nans_before_the_padding(name):
     assert_same(getattr(lnp, name)(selected), getattr(np, name)(z[z.real < 5]))
     joined = lnp.concatenate([lazy[lazy.real > 50], lazy[:1]])
     assert_same(getattr(lnp, name)(joined), getattr(np, name)(z[:1]))
+
+
+def test_power_operator_of_a_selection_takes_numpys_unary_shortcuts():
+    # fuzz seed 307521: (1.5 + inf j) ** -1 of a selection was power's nan + nanj where
+    # NumPy's operator calls reciprocal (0 - 0j); bool ** 2 is square's int8, ** 0.5 is sqrt
+    z = np.array([complex(1.5, np.inf), 2 + 0j, 9 + 0j])
+    lazy = lnp.asarray(z)
+    assert_same(lazy[lazy.real < 5] ** -1, z[z.real < 5] ** -1)
+    selected = lazy[lazy.real < 5]
+    selected **= -1
+    assert_same(selected, z[z.real < 5] ** -1)
+    flags = np.array([True, False, True])
+    assert_same(lnp.asarray(flags)[lnp.asarray(flags)] ** 2, flags[flags] ** 2)
+    x = np.array([-np.inf, 4.0, -0.0, 7.0])
+    with np.errstate(invalid="ignore"):
+        assert_same(lnp.asarray(x)[lnp.asarray(x) < 5] ** 0.5, x[x < 5] ** 0.5)
