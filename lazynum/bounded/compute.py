@@ -375,7 +375,9 @@ def sort(name, y, axis=-1, **kwargs):
         last = {"f": np.nan, "c": complex(np.nan, np.nan)}.get(y.dtype.kind, None)
         last = highest(y.dtype) if last is None else last
         data = mathfuncs.where(y.valid_mask((ax,)), data, np.array(last, dtype=y.dtype))
-        kwargs = {**kwargs, "kind": "stable"}     # true elements keep their place among ties
+        # true elements keep their place among ties (stable= and kind= together stay an error)
+        stable = {"stable": True} if kwargs.get("stable") is not None else {"kind": "stable"}
+        kwargs = {**kwargs, **stable}
     return BoundedArray(getattr(sorting, name)(data, axis=ax, **kwargs), y._sizes)
 
 

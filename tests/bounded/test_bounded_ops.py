@@ -359,3 +359,16 @@ def test_power_operator_of_a_selection_takes_numpys_unary_shortcuts():
     x = np.array([-np.inf, 4.0, -0.0, 7.0])
     with np.errstate(invalid="ignore"):
         assert_same(lnp.asarray(x)[lnp.asarray(x) < 5] ** 0.5, x[x < 5] ** 0.5)
+
+
+def test_sorting_a_selection_takes_the_stable_keyword():
+    # fuzz seed 400222: argsort(selection, stable=True) raised ValueError (the bounded sort
+    # added kind='stable' to it); kind= with stable= stays NumPy's ValueError
+    x = np.array([3.0, 1.0, 2.0, 1.0, 9.0])
+    lazy = lnp.asarray(x)
+    selected = lazy[lazy < 5]
+    for stable in (True, False):
+        assert_same(lnp.argsort(selected, stable=stable), np.argsort(x[x < 5], stable=True))
+        assert_same(lnp.sort(selected, stable=stable), np.sort(x[x < 5], stable=stable))
+    with pytest.raises(ValueError):
+        lnp.argsort(selected, kind="stable", stable=True)
