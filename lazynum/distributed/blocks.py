@@ -44,26 +44,43 @@ class Program(NamedTuple):
         The ref of the value the task returns.
     backend : str
         The client's backend setting (``llvm`` or ``numpy``).
+    windows : tuple
+        Per input, None or, per dim, ``(offset, extra)``: the block overlaps its
+        neighbours by ``extra`` (``dask.array.overlap``) and the input is the window
+        ``block[offset:offset + n]``, ``n`` the dim's index-axis size (a stencil's shifted
+        slice, ``halo``).  Empty: no windows.
     """
     inputs: tuple
     steps: tuple
     output: int
     backend: str
+    windows: tuple = ()
 
 
 def run_block(*blocks, program: Program):
     """Compute ``program`` on one task's NumPy ``blocks`` (see module docstring).
 
     The client's backend is used, and the recompile warning is off: a block's sync has no
-    user line (every task's is Dask's), so its programs would all count as one line's."""
+    user line (every task's is Dask's), so its programs would all count as one line's.
+    The immediate tier (where the runtime has one) is off too: every leaf of a block's
+    graph is computed, and a small block would otherwise run op by op instead of as the
+    one fused program the plan is (and compile counts would depend on block sizes)."""
     current = settings.get()
-    if current.backend != program.backend or current.recompile_limit:
-        with settings.config(backend=program.backend, recompile_limit=0):
+    overrides = {}
+    if current.backend != program.backend:
+        overrides["backend"] = program.backend
+    if current.recompile_limit:
+        overrides["recompile_limit"] = 0
+    if getattr(current, "immediate_below", 0):
+        overrides["immediate_below"] = 0
+    if overrides:
+        with settings.config(**overrides):
             return _run(blocks, program)
     return _run(blocks, program)
 
 
 def _run(blocks, program: Program):
+    blocks = _windowed(blocks, program)
     sizes = _index_sizes(blocks, program.inputs)
     leaves = [nodes.constant(np.asarray(block), _block_shape(block, axes, sizes))
               for block, axes in zip(blocks, program.inputs)]
@@ -87,6 +104,25 @@ def _run(blocks, program: Program):
     if out.buffer is None:
         sync_nodes([out], "dask_block", explicit=True)
     return out.buffer
+
+
+def _windowed(blocks, program: Program) -> list:
+    """Each input's block, windows cut out of their overlapped blocks (NumPy views: the
+    kernel reads them with strides, nothing is copied)."""
+    if not any(program.windows):
+        return blocks
+    extents: dict = {}
+    for block, axes, window in zip(blocks, program.inputs, program.windows):
+        for d, (letter, extent) in enumerate(zip(axes, np.shape(block))):
+            if letter is not None:
+                extents.setdefault(letter, int(extent) - (window[d][1] if window else 0))
+    out = []
+    for block, axes, window in zip(blocks, program.inputs, program.windows):
+        if window:
+            block = np.asarray(block)[tuple(slice(o, o + (extents[a] if a else 1))
+                                            for a, (o, _) in zip(axes, window))]
+        out.append(block)
+    return out
 
 
 def _index_sizes(blocks, inputs) -> dict:

@@ -27,7 +27,7 @@ import numpy as np
 from ..expr import node as nodes
 from ..expr.shapes import broadcast_shapes
 from ..runtime.sync import sync_nodes
-from . import blocks, source, views
+from . import blocks, halo, source, views
 from .region import Blockwise, Flat, Region
 
 
@@ -43,6 +43,8 @@ class Translation:
         self.site = site
         self.region = Region(backend, _label(site))
         self.values: dict = {}
+        self.windows = halo.plan(order)     # stencils' shifted slices (``halo``)
+        self._extended: dict = {}           # (halo group, chunks) -> overlapped base
         for node in order:
             self.values[node.id] = self._translate(node)
 
@@ -113,6 +115,11 @@ class Translation:
         region = self.region
         if isinstance(v, nodes.Node) and not arg.shape:
             return self._scalar(v)
+        if isinstance(v, halo.Window):
+            read = self._window(v, out_axes)
+            if read is not None:
+                return read
+            v = Dist(self.to_dask(v))
         if isinstance(v, Blockwise):
             mapping = {a: out_axes[o] for o, a in _aligned(v.axes, len(out_axes))
                        if a is not None and a != out_axes[o]}
@@ -145,8 +152,33 @@ class Translation:
         """Any distributed value as a region value along its own axes."""
         if isinstance(v, Blockwise):
             return v
+        if isinstance(v, halo.Window):
+            read = self._window(v, [None] * len(v.group.shape))
+            if read is not None:
+                return read
         array = self.to_dask(v, arg)
         return self.region.add_input(array, self.region.canonical_axes(array))
+
+    def _window(self, window, out_axes: list):
+        """A stencil's shifted slice as a window into its overlapped base (``halo``), read
+        along ``out_axes`` (aligned at the right; unset ones are set); None where the
+        overlap cannot serve those axes' chunks."""
+        group = window.group
+        base = self.to_dask(self.value(group.base), group.base)
+        natural = base[tuple(slice(lo, lo + n) for lo, n in zip(group.lo, group.shape))].chunks
+        axes = []
+        for (o, a) in _aligned(self.region.canonical_axes(group.shape, natural), len(out_axes)):
+            if out_axes[o] is None:
+                out_axes[o] = a
+            axes.append(out_axes[o])
+        chunks = tuple(self.region.chunks[a] for a in axes)
+        key = (group, chunks)
+        if key not in self._extended:
+            self._extended[key] = halo.extended(base, group, chunks)
+        extended = self._extended[key]
+        if extended is None:
+            return None
+        return self.region.add_input(extended, axes, tuple(zip(window.offset, group.depth)))
 
     # --- reductions -----------------------------------------------------------------------
     def _reduction(self, node, v):
@@ -194,6 +226,8 @@ class Translation:
             raise self.unsupported(node, f" (the layout {node.attrs} is not a slice, "
                                          "transpose, broadcast or reshape)")
         what, detail = kind
+        if node.id in self.windows and not isinstance(v, Flat):
+            return self.windows[node.id]
         if what == "expand" and not isinstance(v, Flat):
             v = self._blockwise(base, v)
             kept = iter(a for a in v.axes if a is not None)
@@ -216,6 +250,9 @@ class Translation:
             return self.region.materialize(v)
         if isinstance(v, Flat):
             return self.region.materialize(v.inner).reshape(-1)
+        if isinstance(v, halo.Window):
+            base = v.group.base
+            return views.apply_strided(self.to_dask(self.value(base), base), v.strided)
         import dask.array as da
         value = _computed(v)
         chunks = []

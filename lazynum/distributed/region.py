@@ -46,8 +46,8 @@ class Region:
         self.sizes: list = []          # index axis -> extent
         self.chunks: list = []         # index axis -> chunks (a tuple of ints)
         self._canonical: dict = {}     # (extent, occurrence) -> index axis
-        self.inputs: list = []         # (dask array, axes)
-        self._input_refs: dict = {}    # (array name, axes) -> ref
+        self.inputs: list = []         # (dask array, axes, window or None)
+        self._input_refs: dict = {}    # (array name, axes, window) -> ref
         self.steps: list = []          # (step tuple, axes)
         self._along: dict = {}         # (ref, mapping) -> ref re-emitted along other axes
         self._materialized: dict = {}  # (ref, axes) -> dask array
@@ -58,11 +58,14 @@ class Region:
         self.chunks.append(tuple(int(c) for c in chunks))
         return len(self.sizes) - 1
 
-    def canonical_axes(self, array) -> tuple:
-        """Index axes for a Dask array's dims (by extent and occurrence; None for 1)."""
+    def canonical_axes(self, array, chunks=None) -> tuple:
+        """Index axes for a Dask array's dims (by extent and occurrence; None for 1).
+
+        ``array`` may be a shape when ``chunks`` gives the chunks of a new axis."""
+        shape = getattr(array, "shape", array)
         seen: dict = {}
         axes = []
-        for extent, chunks in zip(array.shape, array.chunks):
+        for extent, chunks in zip(shape, array.chunks if chunks is None else chunks):
             if extent == 1:
                 axes.append(None)
                 continue
@@ -77,17 +80,21 @@ class Region:
         return axis is None or len(self.chunks[axis]) == 1
 
     # --- inputs and steps -----------------------------------------------------------------
-    def add_input(self, array, axes) -> Blockwise:
-        """``array`` read along ``axes`` (rechunked to them where its chunks differ)."""
+    def add_input(self, array, axes, window=None) -> Blockwise:
+        """``array`` read along ``axes`` (rechunked to them where its chunks differ).
+
+        ``window``: per dim, ``(offset, extra)``: each block of ``array`` is ``extra``
+        longer than the axis's block (an overlap with its neighbours, ``halo``) and the
+        value reads ``block[offset:offset + axis block]``; its chunks are the caller's."""
         axes = tuple(axes)
         wanted = {d: self.chunks[a] for d, a in enumerate(axes)
                   if a is not None and tuple(array.chunks[d]) != self.chunks[a]}
-        if wanted:
+        if wanted and window is None:
             array = array.rechunk(wanted)
-        key = (array.name, axes)
+        key = (array.name, axes, window)
         ref = self._input_refs.get(key)
         if ref is None:
-            self.inputs.append((array, axes))
+            self.inputs.append((array, axes, window))
             ref = self._input_refs[key] = -len(self.inputs)
         return Blockwise(ref, axes, np.dtype(array.dtype))
 
@@ -113,8 +120,8 @@ class Region:
         if found is not None:
             return found
         if ref < 0:
-            array, axes = self.inputs[-1 - ref]
-            new = self.add_input(array, _renamed(axes, mapping)).ref
+            array, axes, window = self.inputs[-1 - ref]
+            new = self.add_input(array, _renamed(axes, mapping), window).ref
         else:
             (step, axes) = self.steps[ref]
             new = self.step(self._renamed_step(step, mapping), _renamed(axes, mapping),
@@ -140,8 +147,8 @@ class Region:
         if found is not None:
             return found
         if value.ref < 0 and not partial_axes:
-            array, axes = self.inputs[-1 - value.ref]
-            if axes == value.axes:
+            array, axes, window = self.inputs[-1 - value.ref]
+            if axes == value.axes and window is None:
                 return array
         import dask.array as da
         from dask.base import tokenize
@@ -154,17 +161,20 @@ class Region:
             else:
                 out_ind.append(letters[a])
         args, singles = [], 0
-        for array, axes in inputs:
+        for array, axes, _ in inputs:
             index = []
             for a in axes:                   # an input's dims of length 1: one block each
                 index.append(letters[a] if a is not None else f"s{singles}")
                 singles += a is None
             args.extend((array, tuple(index)))
-        adjust = {out_ind[d]: 1 for d in partial_axes if value.axes[d] is not None}
-        token = tokenize(program, [array.name for array, _ in inputs], value.axes, adjust)
+        # the output's chunks are its axes' (a windowed input's blocks are longer), and the
+        # inputs are aligned already (Dask's unify_chunks would undo an overlap)
+        adjust = {out_ind[d]: self.chunks[a] for d, a in enumerate(value.axes) if a is not None}
+        adjust.update({out_ind[d]: 1 for d in partial_axes if value.axes[d] is not None})
+        token = tokenize(program, [array.name for array, _, _ in inputs], value.axes, adjust)
         out = da.blockwise(blocks.run_block, tuple(out_ind), *args, program=program,
                            dtype=value.dtype, new_axes=new_axes or None,
-                           adjust_chunks=adjust or None, concatenate=True,
+                           adjust_chunks=adjust, concatenate=True, align_arrays=False,
                            name=f"lazynum-{self.label}-{token}",
                            meta=np.empty((0,) * len(value.axes), value.dtype))
         self._materialized[key] = out
@@ -188,15 +198,16 @@ class Region:
         renumber.update({r: k for k, r in enumerate(step_refs)})
         inputs = [self.inputs[-1 - r] for r in input_refs]
         letters: dict = {}
-        for _, axes in inputs:
+        for _, axes, _ in inputs:
             for a in axes:
                 if a is not None and a not in letters:
                     letters[a] = f"i{len(letters)}"
         steps = tuple(_renumbered(self.steps[r][0], renumber, letters) for r in step_refs)
         program = blocks.Program(
             inputs=tuple(tuple(None if a is None else letters[a] for a in axes)
-                         for _, axes in inputs),
-            steps=steps, output=renumber[ref], backend=self.backend)
+                         for _, axes, _ in inputs),
+            steps=steps, output=renumber[ref], backend=self.backend,
+            windows=tuple(window for _, _, window in inputs))
         return program, inputs, letters
 
 
