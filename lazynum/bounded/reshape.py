@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import operator
 
+from ..array.layout import is_c_contiguous
 from .array import BoundedArray, LazySize
 
 
@@ -101,9 +102,22 @@ def ravel(y: BoundedArray, order="C"):
     if order not in ("C", "copy") or y.ndim == 0:
         return y.materialize("bounded").ravel(order if order != "copy" else "C")
     result = reshape(y, -1)
-    if order == "copy" or (isinstance(result, BoundedArray) and not result._data.flags.c_contiguous):
-        order = "copy"                 # NumPy's ravel copies what is not contiguous
+    if order != "copy" and isinstance(result, BoundedArray) and not is_c_contiguous(y._data._layout()):
+        # NumPy's ravel copies what is not C-contiguous; padded data that is not may hold a
+        # true array that is (NumPy's flags ignore a dim of one row: a lone nonzero column,
+        # argwhere's one row), so the row count decides (one sync of the size)
+        if int(y.shape[0]) <= 1 and _numpy_c_contiguous(y):
+            return y.materialize("ravel").reshape(-1)
+        order = "copy"
     if order == "copy":
         return (BoundedArray(result._data.copy(), result._sizes) if isinstance(result, BoundedArray)
                 else result.copy())
     return result
+
+
+
+def _numpy_c_contiguous(y: BoundedArray) -> bool:
+    """NumPy's C-contiguity flag of ``y``'s true array (its ``strides``: NumPy's)."""
+    shape = tuple(int(d) for d in y.shape)
+    steps = tuple(s // y.dtype.itemsize for s in y.strides)
+    return is_c_contiguous((shape, steps, 0))

@@ -441,3 +441,17 @@ def test_writes_through_a_selection_keep_the_sign_of_zero():
         a[a > 0] *= -0.0
         return {"a": 1 / a, "dot": 1 / (b[b > 0] @ m.asarray(np.array([-0.0, -0.0])))}
     both(program, [2.0, -1.0], [3.0, 1.0])
+
+
+@pytest.mark.parametrize("rows", [[[0], [-6]], [[0, 0], [0, 3]], [[0, 0], [0, 0]], [[1, 0], [-6, 0], [1, 1]]])
+def test_ravel_of_a_bounded_array_with_one_true_row_is_a_view(rows):
+    # fuzz seed 401814: a nonzero column (or an argwhere) with one true row is C-contiguous
+    # in NumPy (a dim of one is ignored), so its ravel is a view; lazynum copied
+    def program(m, a):
+        column = m.nonzero(a)[-1]
+        flat = m.ravel(column)
+        flat[...] = -4
+        where = m.argwhere(a)
+        where.ravel()[...] = 7
+        return {"column": column, "flat": flat, "where": where}
+    both(program, np.array(rows, dtype=np.int32))
