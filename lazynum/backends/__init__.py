@@ -13,7 +13,8 @@ import importlib
 
 from ..control import settings as config
 
-_MODULES = {"llvm": "lazynum.backends.llvm", "numpy": "lazynum.backends.reference"}
+_MODULES = {"llvm": "lazynum.backends.llvm", "numpy": "lazynum.backends.reference",
+            "cuda": "lazynum.backends.cuda"}
 
 
 def get(name: str | None = None):

@@ -115,7 +115,6 @@ def ravel(y: BoundedArray, order="C"):
     return result
 
 
-
 def _numpy_c_contiguous(y: BoundedArray) -> bool:
     """NumPy's C-contiguity flag of ``y``'s true array (its ``strides``: NumPy's)."""
     shape = tuple(int(d) for d in y.shape)

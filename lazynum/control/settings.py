@@ -18,8 +18,8 @@ import os
 import threading
 from dataclasses import dataclass, fields, replace
 
-VALID_BACKENDS = ("llvm", "numpy")   # backends that exist in this build
-PLANNED_BACKENDS = ("cuda",)         # named in the design, not built yet
+VALID_BACKENDS = ("llvm", "numpy", "cuda")   # backends that exist in this build
+VALID_CUDA_DEVICES = ("cupy", "emulator")
 VALID_SYNC_MODES = ("allow", "warn", "raise")
 VALID_LOGS = ("graph", "sync", "fallback", "flush", "kernels", "cache", "recompiles", "fusion")
 VALID_COMPILE_POLICIES = ("background", "eager")
@@ -30,13 +30,23 @@ def _parse_backend(text: str) -> str:
     name = text.strip().lower()
     if name in VALID_BACKENDS:
         return name
-    if name in PLANNED_BACKENDS:
-        raise ValueError(f"LAZYNUM_BACKEND={text!r}: backend {name!r} is not available in this "
-                         f"build (its kernels are rendered and compile-checked, its host side "
-                         f"does not run yet: docs/cuda.md); valid backends: "
-                         f"{', '.join(VALID_BACKENDS)}")
     raise ValueError(f"LAZYNUM_BACKEND={text!r} is not a backend; valid backends: "
                      f"{', '.join(VALID_BACKENDS)}")
+
+
+def _parse_cuda_device(text: str) -> str:
+    name = text.strip().lower()
+    if name not in VALID_CUDA_DEVICES:
+        raise ValueError(f"LAZYNUM_CUDA_DEVICE={text!r}: expected one of {', '.join(VALID_CUDA_DEVICES)}")
+    return name
+
+
+def _parse_emulator_order(text) -> str:
+    order = str(text).strip().lower()
+    if order in ("forward", "reversed") or order.isdigit():
+        return order
+    raise ValueError(f"LAZYNUM_CUDA_EMULATOR_ORDER={text!r}: expected forward, reversed or a "
+                     "non-negative integer seed")
 
 
 def _parse_sync(text: str) -> str:
@@ -96,6 +106,13 @@ def _parse_limit(text) -> int:
     return value
 
 
+def _parse_limit_blocks(text) -> int:
+    value = int(text)
+    if value < 0:
+        raise ValueError(f"LAZYNUM_CUDA_MAX_BLOCKS must be >= 0 (0 = the device's choice), got {text!r}")
+    return value
+
+
 def _parse_threads(text) -> int:
     value = int(text)
     if value < 0:
@@ -119,12 +136,16 @@ class Settings:
     dask_scheduler: str = ""          # "" = Dask's current scheduler
     dask_gather_bytes: int = 512 << 20
     heap: str = "keep"
+    cuda_device: str = "cupy"
+    cuda_emulator_order: str = "forward"
+    cuda_max_blocks: int = 0          # 0 = the device's choice
 
 
 # name -> (environment variable, parser, description)
 SETTINGS_TABLE = {
     "backend": ("LAZYNUM_BACKEND", _parse_backend,
-                "Which backend runs synced graphs: " + " | ".join(VALID_BACKENDS) + "."),
+                "Which backend runs synced graphs: " + " | ".join(VALID_BACKENDS) + " (cuda: "
+                "fused CUDA kernels on the device LAZYNUM_CUDA_DEVICE names, docs/cuda.md)."),
     "compile": ("LAZYNUM_COMPILE", _parse_compile,
                 "When a compiled backend compiles a new program: background (it runs at once as "
                 "NumPy calls; its second run plans it, or, when planning is costly, a background "
@@ -164,6 +185,17 @@ SETTINGS_TABLE = {
              "(blocks under 4 MiB come from the heap and up to 64 MiB of freed memory is kept "
              "for reuse: no page faults on every new array in a loop) or system (the C "
              "library's defaults)."),
+    "cuda_device": ("LAZYNUM_CUDA_DEVICE", _parse_cuda_device,
+                    "Where LAZYNUM_BACKEND=cuda runs its kernels: cupy (a GPU through CuPy) or "
+                    "emulator (the same CUDA C compiled for the CPU, threads of a block as "
+                    "fibers: a verification tool, not fast)."),
+    "cuda_emulator_order": ("LAZYNUM_CUDA_EMULATOR_ORDER", _parse_emulator_order,
+                            "The order in which the emulator runs blocks and resumes threads: "
+                            "forward, reversed, or an integer seed (a fresh permutation at "
+                            "every scheduling round), so a missing __syncthreads shows up."),
+    "cuda_max_blocks": ("LAZYNUM_CUDA_MAX_BLOCKS", _parse_limit_blocks,
+                        "The most blocks a CUDA launch uses (0 = as many as the work needs on "
+                        "a GPU, 4 on the emulator): grid-stride loops cover the rest."),
 }
 
 

@@ -7,22 +7,33 @@ real program; the plan is made before the run, as ``tests/compile/test_plan.py``
 """
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 import lazynum
 import lazynum.backends.llvm as llvm_backend
 from lazynum.backends.cuda.capabilities import SUPPORTS
 from lazynum.compile.plan import make_plan
+from lazynum.control import settings
 
 from ...compile.llvm_harness import on_llvm
 
 RNG = np.random.default_rng(17)
 
 
+def traced_always():
+    """A config block in which every op is recorded (no immediate tier, where the build has
+    one: small arrays would run as NumPy calls at once and never reach a kernel)."""
+    if "immediate_below" in settings.SETTINGS_TABLE:
+        return lazynum.config(immediate_below=0)
+    return contextlib.nullcontext()
+
+
 def plan_of(fn, *arrays):
     """The CUDA plan of the last program ``fn`` compiles."""
     plans = []
-    with on_llvm():
+    with on_llvm(), traced_always():
         recording = llvm_backend.compile
 
         def planning(cut):
