@@ -16,12 +16,13 @@ import warnings
 
 import numpy
 
-from . import kinds_compute, kinds_data, kinds_make, kinds_write
+from . import kinds_compute, kinds_data, kinds_everyday, kinds_make, kinds_write
 from .program import NAME_PATTERN, Candidate, Program, Statement
 from .values import (MAX_SIZE, SUPPORTED, is_clean, random_array, random_dtype, random_shape,
     related_shape)
 
-KINDS = {**kinds_make.KINDS, **kinds_compute.KINDS, **kinds_write.KINDS, **kinds_data.KINDS}
+KINDS = {**kinds_make.KINDS, **kinds_compute.KINDS, **kinds_write.KINDS, **kinds_data.KINDS,
+         **kinds_everyday.KINDS}
 INPUT_NAMES = ("a", "b", "c", "d")
 MAX_ERRORS = 2              # statements NumPy rejects, per program
 ERROR_KEEP_PROBABILITY = 0.12

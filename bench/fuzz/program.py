@@ -23,7 +23,8 @@ from .values import array_literal
 # non-finite autodetected range, ufunc.at's index values.
 DATA_DEPENDENT_KINDS = frozenset({"fancy.get", "fancy.set", "elementwise.power", "write.mask",
                                   "produce.mask", "produce.nonzero", "produce.unique",
-                                  "produce.compress", "count", "write.at"})
+                                  "produce.compress", "count", "write.at", "produce.where1",
+                                  "reduce.nanarg"})
 
 NAME_PATTERN = re.compile(r"\b[a-z][a-z0-9_]*\b")
 
