@@ -40,8 +40,9 @@ class Program(NamedTuple):
         ``("scalar", value, dtype)``: a Python scalar as a runtime parameter;
         ``("reshape", spec, ref)``: a C-order reshape to ``spec`` (index letters or 1).
         A ref ``r >= 0`` is step ``r``'s value, ``r < 0`` is input ``-1 - r``.
-    output : int
-        The ref of the value the task returns.
+    output : int or tuple of int
+        The ref of the value the task returns; for a tuple of refs (values of one shape,
+        computed by one sync), a structured array whose field ``r<k>`` is the k-th.
     backend : str
         The client's backend setting (``llvm`` or ``numpy``).
     windows : tuple
@@ -100,10 +101,20 @@ def _run(blocks, program: Program):
             _, spec, ref = step
             values.append(reshape_node(get(ref), tuple(sizes[d] if type(d) is str else 1
                                                        for d in spec)))
-    out = get(program.output)
-    if out.buffer is None:
-        sync_nodes([out], "dask_block", explicit=True)
-    return out.buffer
+    if type(program.output) is int:
+        out = get(program.output)
+        if out.buffer is None:
+            sync_nodes([out], "dask_block", explicit=True)
+        return out.buffer
+    outs = [get(ref) for ref in program.output]          # one sync: one fused program
+    pending = [n for n in outs if n.buffer is None]
+    if pending:
+        sync_nodes(pending, "dask_block", explicit=True)
+    record = np.empty(np.shape(outs[0].buffer),
+                      [(f"r{k}", n.dtype) for k, n in enumerate(outs)])
+    for k, n in enumerate(outs):
+        record[f"r{k}"] = n.buffer
+    return record
 
 
 def _windowed(blocks, program: Program) -> list:
@@ -171,3 +182,18 @@ def combine(x, axis=None, keepdims=True, *, name: str):
 def combiner(name: str):
     """``combine`` for reduction ``name``, as a picklable callable."""
     return functools.partial(combine, name=name)
+
+
+def combine_fields(x, axis=None, keepdims=True, *, names: tuple):
+    """``combine`` of each field ``r<k>`` of structured partials with reduction
+    ``names[k]`` (several reductions' partials, made by one task per block)."""
+    folded = [combine(x[f"r{k}"], axis, keepdims, name=name) for k, name in enumerate(names)]
+    out = np.empty(np.shape(folded[0]), x.dtype)
+    for k, value in enumerate(folded):
+        out[f"r{k}"] = value
+    return out
+
+
+def fields_combiner(names: tuple):
+    """``combine_fields`` for reductions ``names``, as a picklable callable."""
+    return functools.partial(combine_fields, names=tuple(names))

@@ -28,6 +28,7 @@ from ..expr import node as nodes
 from ..expr.shapes import broadcast_shapes
 from ..runtime.sync import sync_nodes
 from . import blocks, halo, source, views
+from .reductions import Reduced, TreeReductions, pass_order
 from .region import Blockwise, Flat, Region
 
 
@@ -45,7 +46,8 @@ class Translation:
         self.values: dict = {}
         self.windows = halo.plan(order)     # stencils' shifted slices (``halo``)
         self._extended: dict = {}           # (halo group, chunks) -> overlapped base
-        for node in order:
+        self.reductions = TreeReductions(self.region)
+        for node in pass_order(order):
             self.values[node.id] = self._translate(node)
 
     def value(self, node):
@@ -58,6 +60,7 @@ class Translation:
         args = [self.value(a) for a in node.args]
         if all(isinstance(v, nodes.Node) for v in args):
             return node                   # computed here, by lazynum, when needed
+        args = [Dist(self.reductions.array(v)) if isinstance(v, Reduced) else v for v in args]
         kind, name = node.op.kind, node.op.name
         if kind == "elementwise" or name == "assert_all":   # a check passes its value on
             return self._elementwise(node, args)
@@ -100,10 +103,11 @@ class Translation:
         return self.region.step(("op", node.op.name, node.attrs, refs), out_axes, node.dtype)
 
     def _flat_elementwise(self, node, args):
-        """The op on the unflattened values when every array operand is the same flattening."""
+        """The op on the unflattened values when every array operand is the same flattening
+        or a single value (0-d, or of shape (1,): ``var``'s keepdims mean of a selection)."""
         inner = {v.inner.axes for v in args if isinstance(v, Flat)}
         others = [a for a, v in zip(node.args, args) if not isinstance(v, Flat)]
-        if len(inner) != 1 or any(a.shape != () for a in others):
+        if len(inner) != 1 or any(tuple(a.shape) not in ((), (1,)) for a in others):
             return None
         axes = inner.pop()
         refs = tuple(v.inner.ref if isinstance(v, Flat) else self._operand(a, v, []).ref
@@ -195,16 +199,10 @@ class Translation:
             return region.step(("op", node.op.name, attrs, (v.ref,)), kept, node.dtype)
         if not blocks.can_combine(node.op.name):
             raise self.unsupported(node, " across blocks")
-        import dask.array as da
         partial = region.step(("op", node.op.name, attrs, (v.ref,)), kept, node.dtype)
         spec = tuple(None if d in dims else a for d, a in enumerate(v.axes))
         partial = region.step(("reshape", spec, partial.ref), v.axes, node.dtype)
-        partials = region.materialize(partial, partial_axes=dims)
-        combine = blocks.combiner(node.op.name)
-        return Dist(da.reduction(partials, blocks.keep, combine, axis=dims, keepdims=False,
-                                 dtype=node.dtype, combine=combine, concatenate=True,
-                                 name=f"lazynum-{node.op.name}-{partials.name[-32:]}",
-                                 meta=np.empty((0,) * len(node.shape), node.dtype)))
+        return self.reductions.add(partial, dims, node.op.name, node.dtype, len(node.shape))
 
     def _arg_reduction(self, node, v):
         axis = node.attrs[0]
@@ -246,6 +244,8 @@ class Translation:
         axes it will be read along, ``out_axes`` aligned at the right)."""
         if isinstance(v, Dist):
             return v.array
+        if isinstance(v, Reduced):
+            return self.reductions.array(v)
         if isinstance(v, Blockwise):
             return self.region.materialize(v)
         if isinstance(v, Flat):

@@ -150,11 +150,24 @@ class Region:
             array, axes, window = self.inputs[-1 - value.ref]
             if axes == value.axes and window is None:
                 return array
+        out = self._blockwise((value.ref,), value.axes, partial_axes, value.dtype)
+        self._materialized[key] = out
+        return out
+
+    def materialize_fields(self, values, partial_axes):
+        """Several values along the same axes computed by one task per block: a Dask array
+        of a structured dtype, field ``r<k>`` being ``values[k]`` (the partial results of
+        reductions that read the same blocks: one pass over the data for all of them)."""
+        dtype = np.dtype([(f"r{k}", v.dtype) for k, v in enumerate(values)])
+        return self._blockwise(tuple(v.ref for v in values), values[0].axes, partial_axes,
+                               dtype)
+
+    def _blockwise(self, refs, value_axes, partial_axes, dtype):
         import dask.array as da
         from dask.base import tokenize
-        program, inputs, letters = self._program(value.ref)
+        program, inputs, letters = self._program(refs)
         out_ind, new_axes = [], {}
-        for a in value.axes:
+        for a in value_axes:
             if a is None:                    # a dim of length 1 the inputs do not have
                 new_axes[f"n{len(new_axes)}"] = 1
                 out_ind.append(f"n{len(new_axes) - 1}")
@@ -169,20 +182,19 @@ class Region:
             args.extend((array, tuple(index)))
         # the output's chunks are its axes' (a windowed input's blocks are longer), and the
         # inputs are aligned already (Dask's unify_chunks would undo an overlap)
-        adjust = {out_ind[d]: self.chunks[a] for d, a in enumerate(value.axes) if a is not None}
-        adjust.update({out_ind[d]: 1 for d in partial_axes if value.axes[d] is not None})
-        token = tokenize(program, [array.name for array, _, _ in inputs], value.axes, adjust)
-        out = da.blockwise(blocks.run_block, tuple(out_ind), *args, program=program,
-                           dtype=value.dtype, new_axes=new_axes or None,
-                           adjust_chunks=adjust, concatenate=True, align_arrays=False,
-                           name=f"lazynum-{self.label}-{token}",
-                           meta=np.empty((0,) * len(value.axes), value.dtype))
-        self._materialized[key] = out
-        return out
+        adjust = {out_ind[d]: self.chunks[a] for d, a in enumerate(value_axes) if a is not None}
+        adjust.update({out_ind[d]: 1 for d in partial_axes if value_axes[d] is not None})
+        token = tokenize(program, [array.name for array, _, _ in inputs], value_axes, adjust)
+        return da.blockwise(blocks.run_block, tuple(out_ind), *args, program=program,
+                            dtype=dtype, new_axes=new_axes or None,
+                            adjust_chunks=adjust, concatenate=True, align_arrays=False,
+                            name=f"lazynum-{self.label}-{token}",
+                            meta=np.empty((0,) * len(value_axes), dtype))
 
-    def _program(self, ref: int):
-        """The steps ``ref`` needs, renumbered, with their inputs and axis letters."""
-        needed, stack = set(), [ref]
+    def _program(self, refs: tuple):
+        """The steps ``refs`` need, renumbered, with their inputs and axis letters (a
+        program of one output, or of a tuple of outputs: ``blocks.Program``)."""
+        needed, stack = set(), list(refs)
         while stack:
             r = stack.pop()
             if r in needed:
@@ -206,7 +218,8 @@ class Region:
         program = blocks.Program(
             inputs=tuple(tuple(None if a is None else letters[a] for a in axes)
                          for _, axes, _ in inputs),
-            steps=steps, output=renumber[ref], backend=self.backend,
+            steps=steps, backend=self.backend,
+            output=renumber[refs[0]] if len(refs) == 1 else tuple(renumber[r] for r in refs),
             windows=tuple(window for _, _, window in inputs))
         return program, inputs, letters
 
