@@ -6,8 +6,8 @@ reverse walk stops.  The backward pass is more lazy graph (``backward.py``), so 
 step's forward and backward compile into one program and replay from the cache.
 
 While the function runs and while the backward graph is built, the automatic flush of
-long pending graphs is held off: a flush would compute (and cut) the graph the gradient
-still has to walk.
+long pending graphs and the immediate tier are held off: either would compute (and cut)
+part of the graph the gradient still has to walk.
 """
 from __future__ import annotations
 
@@ -32,8 +32,13 @@ _UNLIMITED = 1 << 62
 
 
 def _unflushed():
-    """Settings block that keeps the automatic flush from cutting the traced graph."""
-    return settings.config(flush_nodes=_UNLIMITED, flush_bytes=_UNLIMITED)
+    """Settings block that keeps the traced graph whole: no automatic flush, and no
+    immediate tier (it would compute a small node of computed arguments at once and
+    leave it without arguments, which the reverse walk cannot tell from a synced one)."""
+    overrides = {"flush_nodes": _UNLIMITED, "flush_bytes": _UNLIMITED}
+    if hasattr(settings.get(), "immediate_below"):
+        overrides["immediate_below"] = 0
+    return settings.config(**overrides)
 
 
 # --- inputs ----------------------------------------------------------------------------------
