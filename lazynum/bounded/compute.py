@@ -150,11 +150,16 @@ def ufunc(uf, inputs, kwargs):
 
 def _padded_ufunc(uf, inputs, arrays, sizes, kwargs):
     fn = ufuncs.UFUNCS[uf.__name__]
-    result = fn(*arrays, **kwargs)
-    integer_power = uf is np.power and result.dtype.kind in "iu"
+    dtype = _integer_power_dtype(uf, arrays, kwargs)
+    integer_power = dtype is not None
     if integer_power and any(s is not None for s in sizes):
-        inside = valid_mask(result.shape, sizes)
-        result = fn(arrays[0], _safe_exponent(arrays[1], inside, result.dtype), **kwargs)
+        # never computed with the padding's exponents: a computed operand runs the op at
+        # once (the immediate tier), and NumPy's negative-power error would fire there
+        shape = np.broadcast_shapes(*(tuple(int(d) for d in np.shape(a)) for a in arrays))
+        inside = valid_mask(shape, sizes)
+        result = fn(arrays[0], _safe_exponent(arrays[1], inside, dtype), **kwargs)
+    else:
+        result = fn(*arrays, **kwargs)
     source = source_rows(inputs)
     if source is not None:
         operands, keep = source
@@ -168,6 +173,17 @@ def _padded_ufunc(uf, inputs, arrays, sizes, kwargs):
     if isinstance(result, tuple):
         return tuple(_wrap(r, sizes) for r in result)
     return _wrap(result, sizes)
+
+
+def _integer_power_dtype(uf, arrays, kwargs):
+    """The integer result dtype of ``power(*arrays)`` (NumPy's own resolution, on empty
+    stand-ins; Python scalars stay weak), or None for another ufunc or result kind."""
+    if uf is not np.power:
+        return None
+    probes = [a if isinstance(a, (bool, int, float, complex, np.generic)) else np.empty(0, a.dtype)
+              for a in arrays]
+    dtype = uf(*probes, **{k: v for k, v in kwargs.items() if k in ("dtype", "casting")}).dtype
+    return dtype if dtype.kind in "iu" else None
 
 
 def _safe_exponent(exponent, inside, dtype):

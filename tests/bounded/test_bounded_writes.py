@@ -455,3 +455,15 @@ def test_ravel_of_a_bounded_array_with_one_true_row_is_a_view(rows):
         where.ravel()[...] = 7
         return {"column": column, "flat": flat, "where": where}
     both(program, np.array(rows, dtype=np.int32))
+
+
+def test_an_integer_power_of_computed_padding_never_raises():
+    # fuzz seeds 406221, 407896: once the selection is computed, ** -1 ran on the padding at
+    # once (the immediate tier) and raised NumPy's negative-power ValueError; an empty
+    # selection ** -1 is an empty array
+    def program(m, a):
+        rows = m.argwhere(a)
+        column = m.nonzero(a)[0]
+        np.asarray(rows), np.asarray(column)          # computed: later ops run at once
+        return {"rows": rows ** -1, "column": column ** -1, "pair": m.power(rows, rows - 1)}
+    both(program, np.array([[0, 0]], dtype=np.int64))
