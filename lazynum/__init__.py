@@ -85,7 +85,7 @@ from .bounded.dispatch import install as _install_bounded  # noqa: E402
 import sys as _sys  # noqa: E402
 
 _install_bounded(_sys.modules[__name__])
-from .distributed import from_dask, from_npy, to_dask, install as _install_distributed  # noqa: E402
+from .distributed import from_dask, from_npy, from_zarr, to_dask, install as _install_distributed  # noqa: E402
 _install_distributed()      # Dask arrays convert to distributed inputs (Dask is imported on use)
 _protocols.use_namespace(_sys.modules[__name__])
 
@@ -99,7 +99,7 @@ __all__ = sorted(set(
                        "newaxis", "pi", "e", "inf", "nan", "dtype", "finfo", "iinfo", "result_type",
                        "can_cast", "promote_types", "issubdtype", "SyncError", "BoundedArray",
                        "bound_shape", "get_dim_size", "set_dim_size", "mark_static",
-                       "mark_dynamic", "from_dask", "from_npy", "to_dask"]))
+                       "mark_dynamic", "from_dask", "from_npy", "from_zarr", "to_dask"]))
 
 
 
@@ -108,7 +108,8 @@ _install_eager(_sys.modules[__name__])      # dtypes with no lazy form: NumPy-ba
 
 # lazynum's own API beside NumPy's names (README, docs/): what ``dir(lazynum)`` adds to NumPy's.
 _OWN_API = ("BoundedArray", "LazySize", "SyncError", "bound_shape", "config", "from_dask",
-            "from_npy", "get_dim_size", "grad", "graph_dot", "graph_hash", "graph_text", "jvp",
+            "from_npy", "from_zarr", "get_dim_size", "grad", "graph_dot", "graph_hash",
+            "graph_text", "jvp",
             "mark_dynamic", "mark_static", "metrics", "metrics_report", "reset_metrics",
             "set_dim_size", "sync", "to_dask", "value_and_grad", "vjp")
 

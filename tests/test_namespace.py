@@ -10,7 +10,7 @@ import lazynum as lnp
 OWN_API = {"BoundedArray", "LazySize", "SyncError", "bound_shape", "config", "get_dim_size", "grad",
            "graph_dot", "graph_hash", "graph_text", "jvp", "mark_dynamic", "mark_static", "metrics",
            "metrics_report", "reset_metrics", "set_dim_size", "sync", "value_and_grad", "vjp",
-           "from_dask", "from_npy", "to_dask"}
+           "from_dask", "from_npy", "from_zarr", "to_dask"}
 INTERNALS = {"advanced_indexing", "arraytype", "autograd", "backends", "bounded", "compile",
              "conversion", "creation", "expr", "fallbacks", "fastpath", "indexing", "joining",
              "layout", "manipulation", "mathfuncs", "memory", "methods", "padding", "protocols",

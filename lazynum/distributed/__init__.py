@@ -16,7 +16,7 @@ from ..array.arraytype import ndarray, wrap
 from . import execute, npy, source
 from .execute import GatherLimitError
 
-__all__ = ["from_dask", "from_npy", "to_dask", "GatherLimitError"]
+__all__ = ["from_dask", "from_npy", "from_zarr", "to_dask", "GatherLimitError"]
 
 
 def from_dask(array) -> ndarray:
@@ -60,6 +60,40 @@ def from_npy(path, chunks="auto") -> ndarray:
         Dask chunks (``dask.array.from_array``'s meaning).
     """
     return from_dask(npy.npy_dask_array(path, chunks))
+
+
+def from_zarr(url, component=None, chunks=None, storage_options=None) -> ndarray:
+    """A lazy distributed array over a Zarr array, read block by block by the workers.
+
+    Parameters
+    ----------
+    url : str, os.PathLike, zarr.Array or store
+        Where the array is (a path or URL every worker can read, or a Zarr array).
+    component : str, optional
+        The array's path inside a Zarr group.
+    chunks : int, tuple or "auto", optional
+        Dask chunks; by default the Zarr array's own chunks (each task reads whole ones).
+    storage_options : dict, optional
+        Passed to the storage backend (fsspec) for remote URLs.
+
+    Returns
+    -------
+    lazynum.ndarray
+
+    Notes
+    -----
+    Needs the ``zarr`` package (``pip install 'lazynum[dask]'``); it is imported only
+    here.  A result stays distributed with ``x.to_dask()``, and ``.to_zarr(...)`` on that
+    writes it back block by block.
+    """
+    try:
+        import zarr  # noqa: F401  (imported for its error alone: Dask would import it)
+    except ImportError as error:
+        raise ImportError("lazynum.from_zarr needs the zarr package: pip install "
+                          "'lazynum[dask]' (or pip install zarr)") from error
+    import dask.array as da
+    return from_dask(da.from_zarr(url, component=component, chunks=chunks,
+                                  storage_options=storage_options))
 
 
 def to_dask(x):

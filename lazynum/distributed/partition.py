@@ -27,7 +27,7 @@ import numpy as np
 from ..expr import node as nodes
 from ..expr.shapes import broadcast_shapes
 from ..runtime.sync import sync_nodes
-from . import blocks, halo, source, views
+from . import algorithms, blocks, halo, source, views
 from .reductions import Reduced, TreeReductions, pass_order
 from .region import Blockwise, Flat, Region
 
@@ -70,10 +70,13 @@ class Translation:
             return self._reduction(node, args[0])
         if name == "view":
             return self._view(node, args[0])
-        handler = _DASK_ALGORITHMS.get(name)
+        handler = algorithms.HANDLERS.get(name)
         if handler is None:
             raise self.unsupported(node)
-        out = handler(node, [self.to_dask(v, a) for v, a in zip(args, node.args)])
+        try:
+            out = handler(node, [self.to_dask(v, a) for v, a in zip(args, node.args)])
+        except algorithms.Unsupported as why:
+            raise self.unsupported(node, str(why)) from None
         return Dist(out if out.dtype == node.dtype else out.astype(node.dtype))
 
     def unsupported(self, node, why: str = "") -> NotImplementedError:
@@ -224,6 +227,12 @@ class Translation:
             raise self.unsupported(node, f" (the layout {node.attrs} is not a slice, "
                                          "transpose, broadcast or reshape)")
         what, detail = kind
+        if base.op.name == "sort" and len(base.shape) == 1 and what == "strided" \
+                and algorithms.end_slice(base.shape[0], detail.index[0]) \
+                and detail.expand == ("base",):     # one end of a 1-D sort: a top-k
+            source_node = base.args[0]
+            array = self.to_dask(self.value(source_node), source_node)
+            return Dist(algorithms.top_k(array, detail.index[0]))
         if node.id in self.windows and not isinstance(v, Flat):
             return self.windows[node.id]
         if what == "expand" and not isinstance(v, Flat):
@@ -281,30 +290,3 @@ def _label(site: str) -> str:
     filename, _, line = site.rpartition(":")
     stem = re.sub(r"\W+", "_", filename.rsplit("/", 1)[-1].removesuffix(".py")) or "lazynum"
     return f"{stem}_{line}" if line.isdigit() else stem
-
-
-def _matmul(node, arrays):
-    import dask.array as da
-    return da.matmul(*arrays)
-
-
-def _einsum(node, arrays):
-    import dask.array as da
-    return da.einsum(node.attrs[0], *arrays)
-
-
-def _concatenate(node, arrays):
-    import dask.array as da
-    return da.concatenate(arrays, axis=node.attrs[0])
-
-
-def _cumulative(name):
-    def run(node, arrays):
-        import dask.array as da
-        return getattr(da, name)(arrays[0], axis=node.attrs[0])
-    return run
-
-
-# Extern ops with a distributed algorithm of Dask's own.
-_DASK_ALGORITHMS = {"matmul": _matmul, "einsum": _einsum, "concatenate": _concatenate,
-                    "cumsum": _cumulative("cumsum"), "cumprod": _cumulative("cumprod")}
