@@ -18,8 +18,8 @@ import numpy
 
 from . import kinds_compute, kinds_data, kinds_everyday, kinds_make, kinds_write
 from .program import NAME_PATTERN, Candidate, Program, Statement
-from .values import (MAX_SIZE, SUPPORTED, is_clean, random_array, random_dtype, random_shape,
-    related_shape)
+from .values import (MAX_SIZE, SUPPORTED, has_signaling_nan, is_clean, random_array, random_dtype,
+    random_shape, related_shape)
 
 KINDS = {**kinds_make.KINDS, **kinds_compute.KINDS, **kinds_write.KINDS, **kinds_data.KINDS,
          **kinds_everyday.KINDS}
@@ -150,7 +150,9 @@ class Generator:
         lazynum run (``np.flip(w)``, ``np.asarray(w)``): lazynum returns a snapshot (README:
         known deviations), so later writes on either side would differ by design."""
         kind = candidate.kind.split(".")[0]
-        return (kind in ("view", "alias", "rearrange", "cast") and "np." in candidate.text
+        viewing = kind in ("view", "alias", "rearrange", "cast") or candidate.kind in (
+            "write.view_of_view", "library")           # np.swapaxes(w, 0, -1)[i] = v, trim_zeros(w)
+        return (viewing and "np." in candidate.text
                 and bool(set(NAME_PATTERN.findall(candidate.text)) & self.foreign))
 
     def _snapshot(self) -> list:
@@ -183,6 +185,8 @@ class Generator:
             if not isinstance(value, (numpy.ndarray, numpy.generic)):
                 return False
             if value.dtype not in SUPPORTED or value.size > MAX_SIZE or value.ndim > 4:
+                return False
+            if has_signaling_nan(value):
                 return False
         return True
 

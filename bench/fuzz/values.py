@@ -112,6 +112,17 @@ def is_clean(value) -> bool:
     return bool(numpy.all(scaled == numpy.round(scaled)))
 
 
+def has_signaling_nan(value) -> bool:
+    """Whether a float16 ``value`` holds a signaling NaN (quiet bit clear).  NumPy 2.4's
+    float16 quicksort writes NaNs back as 0x7c01, and its ``fmax``/``fmin`` then return NaN
+    where a quiet NaN gives the other operand: NumPy's own quirk, not a value to compare."""
+    array = numpy.asarray(value)
+    if array.dtype != numpy.float16 or array.size == 0:
+        return False
+    bits = array.view(numpy.uint16)
+    return bool(numpy.any(((bits & 0x7C00) == 0x7C00) & ((bits & 0x03FF) != 0) & ((bits & 0x0200) == 0)))
+
+
 def cast_is_defined(value, dtype: str) -> bool:
     """NumPy leaves float-to-integer casts of NaN, infinities and out-of-range values
     undefined (lazynum documents its own answer), so programs avoid them."""
