@@ -175,14 +175,19 @@ def _padded_ufunc(uf, inputs, arrays, sizes, kwargs):
     return _wrap(result, sizes)
 
 
-def _integer_power_dtype(uf, arrays, kwargs):
-    """The integer result dtype of ``power(*arrays)`` (NumPy's own resolution, on empty
-    stand-ins; Python scalars stay weak), or None for another ufunc or result kind."""
-    if uf is not np.power:
-        return None
+def _numpy_result_dtype(uf, arrays, kwargs):
+    """The dtype of ``uf(*arrays)`` (single output) by NumPy's own resolution, on empty
+    stand-ins (Python scalars stay weak), computing nothing."""
     probes = [a if isinstance(a, (bool, int, float, complex, np.generic)) else np.empty(0, a.dtype)
               for a in arrays]
-    dtype = uf(*probes, **{k: v for k, v in kwargs.items() if k in ("dtype", "casting")}).dtype
+    return uf(*probes, **{k: v for k, v in kwargs.items() if k in ("dtype", "casting")}).dtype
+
+
+def _integer_power_dtype(uf, arrays, kwargs):
+    """The integer result dtype of ``power(*arrays)``, or None for another ufunc or kind."""
+    if uf is not np.power:
+        return None
+    dtype = _numpy_result_dtype(uf, arrays, kwargs)
     return dtype if dtype.kind in "iu" else None
 
 
@@ -196,10 +201,12 @@ def _safe_exponent(exponent, inside, dtype):
 def _into(uf, inputs, out, dtype):
     """``uf(*inputs, out=out)``: the bounded result written into ``out`` (no sync)."""
     (out._data if isinstance(out, BoundedArray) else out)._check_writeable()   # NumPy's order
-    result = ufunc(uf, inputs, {} if dtype is None else {"dtype": dtype})
-    if not np.can_cast(result.dtype, out.dtype, "same_kind"):
-        raise TypeError(f"Cannot cast ufunc '{uf.__name__}' output from {result.dtype} to "
-                        f"{out.dtype} with casting rule 'same_kind'")
+    kwargs = {} if dtype is None else {"dtype": dtype}
+    produced = _numpy_result_dtype(uf, inputs, kwargs)     # NumPy's order: casting, then shapes
+    if not np.can_cast(produced, out.dtype, "same_kind"):
+        raise TypeError(f"Cannot cast ufunc '{uf.__name__}' output from {produced!r} to "
+                        f"{out.dtype!r} with casting rule 'same_kind'")
+    result = ufunc(uf, inputs, kwargs)
     value = conformed(result, out, uf.__name__)
     if isinstance(out, BoundedArray):
         out._store(value)

@@ -372,3 +372,15 @@ def test_sorting_a_selection_takes_the_stable_keyword():
         assert_same(lnp.sort(selected, stable=stable), np.sort(x[x < 5], stable=stable))
     with pytest.raises(ValueError):
         lnp.argsort(selected, kind="stable", stable=True)
+
+
+def test_out_casting_error_comes_before_a_bounded_shape_error():
+    # fuzz seed 409367: multiply(selection, (2,) array, out=uint8 array) raised the bounded
+    # broadcast ValueError where NumPy's casting TypeError comes first (type resolution)
+    a = lnp.asarray(np.array([0.0]))
+    selected = a[a < -1.0]
+    np.asarray(selected)                  # a known size: the shape check can run at the call
+    with pytest.raises(TypeError, match="same_kind"):
+        lnp.multiply(selected, lnp.zeros(2), out=lnp.zeros(0, dtype=np.uint8))
+    with pytest.raises(TypeError):
+        np.multiply(np.zeros(0), np.zeros(2), out=np.zeros(0, dtype=np.uint8))
