@@ -92,7 +92,8 @@ def extended(base_array, group: HaloGroup, chunks: tuple):
     target = tuple(cs[:-1] + (cs[-1] + d,) for cs, d in zip(chunks, group.depth))
     if crop.chunks != target:
         crop = crop.rechunk(target)
-    depth = {k: (0, d) for k, d in enumerate(group.depth) if d}
+    depth = {k: (0, d) for k, d in enumerate(group.depth)    # one chunk: no neighbours
+             if d and len(target[k]) > 1}
     out = da.overlap.overlap(crop, depth=depth, boundary="none")
     want = tuple(tuple(c + d for c in cs) for cs, d in zip(chunks, group.depth))
     return out if out.chunks == want else None
