@@ -23,6 +23,7 @@ from .kernel_ir import Buffer, Kernel
 from .kernel_template import templatize
 from .loop_strategy import choose
 from .lowering import lower_kernel
+from .row_blocks import arrange as arrange_row_blocks
 from .schedule import ExternSpec, schedule
 from ..expr.registry import KERNEL, Routine
 
@@ -81,6 +82,7 @@ class Plan:
     outputs: list           # value numbers the program returns
     releases: dict          # step index -> value numbers dead after it
     kernels: list           # of Kernel templates (one each), each with its ``strategy``
+    row_blocks: list = ()   # (first, last) step indexes a backend may run by blocks of rows
 
 
 def evaluate(index: ix.Index, sizes) -> int:
@@ -100,12 +102,13 @@ def make_plan(cut, supports) -> Plan:
     numbers, values = _value_numbers(cut, sched)
     buffers = _buffers(cut, numbers)
     order_index = {n.id: j for j, n in enumerate(cut.order)}
-    steps, kernels = [], {}
+    steps, kernels, lowered = [], {}, {}
     for spec in sched.steps:
         if isinstance(spec, ExternSpec):
             steps.append(_call_step(cut, spec.node, numbers, order_index, supports))
             continue
         kernel = lower_kernel(cut, buffers, spec, f"k{len(steps)}")
+        lowered[len(steps)] = kernel
         step = _kernel_step(kernel)
         template, step.params = templatize(kernel)
         step.name = template.name
@@ -114,12 +117,22 @@ def make_plan(cut, supports) -> Plan:
         steps.append(step)
     outputs = [numbers[n.id] for n in cut.outputs]
     n_inputs = len(cut.leaves)
+    row_blocks = arrange_row_blocks(steps, lowered, _shape_lookup(cut, values, n_inputs))
     releases = _releases(steps, outputs, n_inputs)
     kernels = list(kernels.values())
     _choose_strategies(kernels, steps)
     scalars = [i for i, leaf in enumerate(cut.leaves) if not leaf.shape]
     return Plan(n_inputs, list(cut.leaf_contiguous), scalars, values, steps, outputs, releases,
-                kernels)
+                kernels, row_blocks)
+
+
+def _shape_lookup(cut, values, n_inputs):
+    """``number -> shape spec`` (ints and ``SizeSlot``s) of the cut's inputs and buffers."""
+    def shape_of(number):
+        if number < n_inputs:
+            return tuple(cut.shape(cut.leaves[number].shape))
+        return tuple(values[number - n_inputs][1])
+    return shape_of
 
 
 def _value_numbers(cut, sched):

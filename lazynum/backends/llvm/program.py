@@ -25,7 +25,7 @@ from ...compile.plan import ExternStep, KernelStep, RoutineStep, donations, eval
 from ...expr import fp_state
 from ..reference import InternalError, numpy_errors
 from .. import buffer_pool
-from . import compaction, fp_flags, jit, kernel_cache, serialize, workers
+from . import compaction, fp_flags, jit, kernel_cache, row_blocked, serialize, workers
 from .capabilities import SUPPORTS
 
 
@@ -84,7 +84,7 @@ class Program:
     """What ``compile`` returns (see the module docstring)."""
 
     def __init__(self, n_inputs, contiguous, values, steps, outputs, releases, codes,
-                 texts=None, scalars=()):
+                 texts=None, scalars=(), row_blocks=()):
         self.n_inputs = n_inputs
         self.contiguous = contiguous          # per input: C-contiguity guaranteed
         self.scalars = tuple(scalars)         # inputs passed by value in the params vector
@@ -93,6 +93,8 @@ class Program:
         self.outputs = outputs                # value numbers returned by run
         self.releases = releases              # step index -> value numbers dead after it
         self.codes = codes                    # template name -> kernel_cache.KernelCode
+        self.row_blocks = tuple(tuple(g) for g in row_blocks)   # compile.row_blocks groups
+        self._row_group_at = dict(self.row_blocks)
         self.texts = texts or {}              # template name -> readable kernel IR
         self._fns = {fn: f for code in codes.values() for fn, f in code.functions.items()}
         self._layout = ParamLayout(contiguous, self.scalars)
@@ -143,8 +145,19 @@ class Program:
             found = []
             fp_flags.clear()
         with numpy_errors(log, lines) if self._has_externs else _NO_STATE:
+            blocked_until = -1
             for index, step in enumerate(self.steps):
-                if isinstance(step, KernelStep):
+                last = self._row_group_at.get(index)
+                if last is not None and row_blocked.run_group(
+                        self, index, last, values, addresses, sizes, base, threads,
+                        row_blocked.FloatingPointState(found, log, lines)):
+                    blocked_until = last
+                if index <= blocked_until:      # computed by its row-blocked group
+                    if isinstance(step, ExternStep):
+                        live_externs.add(step.out)
+                        if step.out in self._kernel_reads:
+                            addresses[step.out] = values[step.out].ctypes.data
+                elif isinstance(step, KernelStep):
                     self._launch(step, self._launches[index], values, addresses, sizes,
                                  base + self._param_offsets[index], threads, found)
                 else:
@@ -347,7 +360,7 @@ def finish(prepared: Prepared) -> Program:
     missing = len(prepared.missing) if logging else 0      # (only the log line needs it)
     codes = kernel_cache.compiled(kernels)
     program = Program(plan.n_inputs, plan.contiguous, plan.values, plan.steps, plan.outputs,
-                      plan.releases, codes, prepared.texts, plan.scalars)
+                      plan.releases, codes, prepared.texts, plan.scalars, plan.row_blocks)
     program.kernels_ir = kernels            # for inspection (not stored)
     if logging:
         for k in kernels:

@@ -49,7 +49,8 @@ def _fields(program) -> dict:
             "steps": program.steps, "outputs": program.outputs, "releases": program.releases,
             "kernels": [(name, sorted(code.functions), len(code.obj))
                         for name, code in program.codes.items()],
-            "texts": program.texts, "scalars": program.scalars}
+            "texts": program.texts, "scalars": program.scalars,
+            "row_blocks": program.row_blocks}
 
 
 def dump(program) -> bytes:
@@ -74,7 +75,8 @@ def restore(data: bytes, program_type, kernel_code):
         values = [(np.dtype(dt), tuple(shape)) for dt, shape in meta["values"]]
         codes = _codes(meta["kernels"], memoryview(data)[16 + length:], kernel_code)
         return program_type(meta["n_inputs"], meta["contiguous"], values, meta["steps"],
-                            meta["outputs"], meta["releases"], codes, meta["texts"], meta["scalars"])
+                            meta["outputs"], meta["releases"], codes, meta["texts"], meta["scalars"],
+                            meta.get("row_blocks", ()))
     except (KeyError, TypeError, EOFError, pickle.UnpicklingError, struct.error, RuntimeError) as exc:
         raise ValueError(f"malformed lazynum llvm program: {exc}") from None
 
