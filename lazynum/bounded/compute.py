@@ -141,7 +141,11 @@ def ufunc(uf, inputs, kwargs):
     if out is not None or kwargs.get("where", True) is not True:
         kwargs = {**kwargs, "out": materialized(kwargs["out"])} if out is not None else kwargs
         return ufuncs.UFUNCS[uf.__name__](*materialized(inputs), **kwargs)
-    arrays, sizes = align(inputs)
+    try:
+        arrays, sizes = align(inputs)
+    except ValueError:
+        _numpy_result_dtype(uf, inputs, kwargs)   # NumPy's type error comes before its shape error
+        raise
     with fp_state.suspended():
         # The padding (and a selection's unselected rows) hold values NumPy never computes
         # on: their floating-point errors are not the user's (docs/floating-point.md).
@@ -178,9 +182,10 @@ def _padded_ufunc(uf, inputs, arrays, sizes, kwargs):
 def _numpy_result_dtype(uf, arrays, kwargs):
     """The dtype of ``uf(*arrays)`` (single output) by NumPy's own resolution, on empty
     stand-ins (Python scalars stay weak), computing nothing."""
-    probes = [a if isinstance(a, (bool, int, float, complex, np.generic)) else np.empty(0, a.dtype)
-              for a in arrays]
-    return uf(*probes, **{k: v for k, v in kwargs.items() if k in ("dtype", "casting")}).dtype
+    probes = [a if isinstance(a, (bool, int, float, complex, np.generic)) else
+              np.empty(0, a.dtype if hasattr(a, "dtype") else np.asarray(a).dtype) for a in arrays]
+    result = uf(*probes, **{k: v for k, v in kwargs.items() if k in ("dtype", "casting")})
+    return result[0].dtype if isinstance(result, tuple) else result.dtype
 
 
 def _integer_power_dtype(uf, arrays, kwargs):

@@ -384,3 +384,15 @@ def test_out_casting_error_comes_before_a_bounded_shape_error():
         lnp.multiply(selected, lnp.zeros(2), out=lnp.zeros(0, dtype=np.uint8))
     with pytest.raises(TypeError):
         np.multiply(np.zeros(0), np.zeros(2), out=np.zeros(0, dtype=np.uint8))
+
+
+def test_a_ufunc_type_error_comes_before_a_bounded_shape_error():
+    # fuzz seed 415117: float64 ^ complex selection of a known, mismatched size raised the
+    # bounded broadcast ValueError; NumPy resolves the loop first (TypeError)
+    a = lnp.asarray(np.zeros(2, dtype=np.complex64))
+    selected = a[a != 1j]
+    np.asarray(selected)                  # a known size: the shape check can run at the call
+    with pytest.raises(TypeError):
+        lnp.zeros(3) ^ selected
+    with pytest.raises(ValueError):      # at the call, or at the sync (a run-time size)
+        np.asarray(lnp.zeros(3) + selected)
