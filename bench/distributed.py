@@ -9,8 +9,11 @@ function ``program(np, a, b)`` run with ``np = dask.array`` on the Dask arrays a
 ``np = lazynum`` on ``lazynum.from_dask`` of the same arrays; array results stay distributed
 (``dask.persist``), small ones are computed.  Schedulers: Dask's local threads and a
 ``LocalCluster`` of 2 single-threaded worker processes.  A third column runs lazynum in one
-process on the files loaded into memory.  Each cell is the median of ``--runs`` timed runs
-after one untimed warm-up (compiles happen there); results are checked against each other.
+process on the files loaded into memory (threads rows); on the cluster rows the last column
+is instead the peak resident memory of the busiest worker during one more (warm) run of
+each library, sampled every 2 ms by a thread in each worker, persisted results included.
+Each cell is the median of ``--runs`` timed runs after untimed warm-ups (compiles happen
+there); results are checked against each other.
 """
 from __future__ import annotations
 
@@ -41,6 +44,10 @@ def masked(np, a, b):
     return y.sum(), y.mean(), y.var()
 
 
+def stats(np, a, b):
+    return a.sum(), a.max(), a.min()
+
+
 def stencil(np, a, b):
     return 0.25 * (a[:-2, 1:-1] + a[2:, 1:-1] + a[1:-1, :-2] + a[1:-1, 2:])
 
@@ -49,6 +56,7 @@ WORKLOADS = {"fused": ("fused elementwise: 2a + 3b^2 - a/(b+1)", fused),
              "sumsq": ("((a - b)**2).sum()", sumsq),
              "softmax": ("row softmax", softmax),
              "masked": ("masked stats: y = a[a > .5]; sum, mean, var", masked),
+             "stats": ("a.sum(), a.max(), a.min() together", stats),
              "stencil": ("heat stencil (4 shifted slices)", stencil)}
 
 
@@ -168,7 +176,7 @@ def _fresh(paths, chunks):
     return arrays
 
 
-def _row(name, scheduler, program, inputs, runs, local):
+def _row(name, scheduler, program, inputs, runs, local, client=None):
     dask_s, dask_check = _time(lambda: _run_dask(program, *_fresh(*inputs)), runs)
     lazy_s, lazy_check = _time(lambda: _run_lazy(program, *_fresh(*inputs)), runs)
     ok = numpy.allclose(dask_check, lazy_check, rtol=1e-9)
@@ -177,7 +185,46 @@ def _row(name, scheduler, program, inputs, runs, local):
     if local is not None:
         local_s, _ = _time(lambda: _run_local(program, *local), runs)
         cells.append(f"{local_s * 1e3:9.0f} ms  {lazy_s / local_s:5.2f}x")
+    if client is not None:
+        dask_peak = _peak_memory(client, lambda: _run_dask(program, *_fresh(*inputs)))
+        lazy_peak = _peak_memory(client, lambda: _run_lazy(program, *_fresh(*inputs)))
+        cells.append(f"{dask_peak >> 20:6d} MiB {lazy_peak >> 20:6d} MiB")
     print("  ".join(cells), flush=True)
+
+
+# --- peak worker memory: a thread in each worker samples its resident size every 2 ms -------
+# (the state lives on the Worker object: run as __main__, these functions travel by value)
+def _start_sampling(dask_worker=None):
+    import threading
+    import psutil
+    process = psutil.Process()
+    state = {"peak": process.memory_info().rss, "running": True}
+
+    def sample():
+        while state["running"]:
+            state["peak"] = max(state["peak"], process.memory_info().rss)
+            time.sleep(0.002)
+    state["thread"] = threading.Thread(target=sample, daemon=True)
+    state["thread"].start()
+    dask_worker.lazynum_bench_memory = state
+
+
+def _stop_sampling(dask_worker=None) -> int:
+    state = dask_worker.lazynum_bench_memory
+    state["running"] = False
+    state["thread"].join()
+    return state["peak"]
+
+
+def _peak_memory(client, run) -> int:
+    """The largest resident size of any worker during one run of ``run`` (warm: after the
+    timed runs), its result included (array results stay persisted in the workers)."""
+    client.run(_start_sampling)
+    try:
+        _release(run())
+    finally:
+        peaks = client.run(_stop_sampling)
+    return max(peaks.values())
 
 
 def main(argv=None):
@@ -202,7 +249,7 @@ def main(argv=None):
     print(f"inputs: {size}, median of {args.runs}; ratio = dask.array / lazynum "
           f"(>1: lazynum faster); last column: lazynum in one process, and lazynum-on-Dask / it")
     print(f"{'workload':<46}  {'scheduler':<13}  {'dask.array':>12}  {'lazynum':>12}  "
-          f"{'ratio':>7}  lazynum, 1 process")
+          f"{'ratio':>7}  lazynum, 1 process / cluster: peak worker RSS, dask.array lazynum")
     for scheduler in args.schedulers:
         if scheduler == "cluster":
             _cluster_rows(args, arrays)
@@ -217,10 +264,11 @@ def _cluster_rows(args, arrays):
     from distributed import Client, LocalCluster
     os.environ["LAZYNUM_THREADS"] = "1"         # one core per single-threaded worker
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=":0", memory_limit="6GiB") as cluster, Client(cluster):
+                      dashboard_address=":0", memory_limit="6GiB") as cluster, \
+            Client(cluster) as client:
         for key in args.only:
             title, program = WORKLOADS[key]
-            _row(title, "cluster 2x1", program, arrays, args.runs, None)
+            _row(title, "cluster 2x1", program, arrays, args.runs, None, client)
 
 
 if __name__ == "__main__":
