@@ -23,7 +23,7 @@ import numpy as np
 
 from ...compile import index_expr as ix
 from ...compile.grid_shape import GridShape, grid_shape
-from ...compile.kernel_ir import ARG_COMBINES, Kernel
+from ...compile.kernel_ir import ARG_COMBINES, Kernel, walk_phases
 from ...expr.combines import identity, lookup as lookup_combine
 from . import scalar_code as sc
 
@@ -91,7 +91,7 @@ def _parameter_count(kernel: Kernel) -> int:
 
 def _indexes(kernel):
     yield from (loop.extent for loop in kernel.outer)
-    for phase in kernel.phases:
+    for phase in walk_phases(kernel.phases):
         yield from (loop.extent for loop in phase.inner)
         yield from (s.args[-1] for s in phase.body if s.op in ("load", "index"))
         yield from (s.index for s in phase.stores)
@@ -134,6 +134,7 @@ class KernelRenderer:
         self.params = {b.name for b in kernel.buffers if b.role == "param"}
         self.out = Lines()
         self.tag = ""              # accumulator names of the phase being written
+        self.nests = 0             # nested reductions written so far (their names)
 
     # -- signature and header -------------------------------------------------------------
     def header(self, role: str) -> list:
@@ -187,6 +188,29 @@ class KernelRenderer:
                     dts = dts[1:]
                 value = sc.expression(stmt.op, args, dts, stmt.dtype)
             self.out.add(f"const {t} {ident(stmt.name)} = {value};", origin_comment(stmt.origin))
+
+    def phase_body(self, phase) -> None:
+        """A phase's statements at one point, after its nested reductions at that point."""
+        for nested in phase.nested:
+            self.nested_reduction(nested)
+        self.statements(phase.body)
+
+    def nested_reduction(self, phase) -> None:
+        """A reduction nested in a point of its consumer's loop (``Phase.nested``: a
+        distance's sum over coordinates inside the argmin over centres): this thread runs
+        its inner loops serially, in order, and binds its results for the body."""
+        outer_tag, self.tag = self.tag, f"n{self.nests}_"
+        self.nests += 1
+        self.declare_accumulators(phase)
+        for loop in phase.inner:
+            var = self.names[loop.var]
+            self.out.open(f"for (lz_idx {var} = 0; {var} < {index_code(loop.extent, self.names)}; ++{var})")
+        self.phase_body(phase)
+        self.fold(phase)
+        for _ in phase.inner:
+            self.out.close()
+        self.bind_results(phase)
+        self.tag = outer_tag
 
     def stores(self, stores) -> None:
         dtypes = {b.name: b.dtype for b in self.kernel.buffers}
@@ -290,7 +314,7 @@ class KernelRenderer:
                  "flat < points;\n       flat += (lz_idx)blockDim.x * gridDim.x)")
         self.unflatten("flat", k.outer)
         for phase in k.phases:
-            self.statements(phase.body)
+            self.phase_body(phase)
             self.stores(phase.stores)
         out.close()
         return self.function(k.name, "map")
@@ -316,7 +340,7 @@ class KernelRenderer:
     def row_phase(self, p: int, phase) -> None:
         out = self.out
         if not phase.inner and not phase.reductions:     # one value per row: every thread
-            self.statements(phase.body)                  # computes it, thread 0 stores it
+            self.phase_body(phase)                       # computes it, thread 0 stores it
             self.thread_zero_stores(phase.stores)
             return
         out.add(f"// phase {p} ({'reduce' if phase.reductions else 'map'})")
@@ -325,7 +349,7 @@ class KernelRenderer:
         out.open(f"for (lz_idx point = threadIdx.x; point < {self.extent(phase.inner)}; "
                  "point += blockDim.x)")
         self.unflatten("point", phase.inner)
-        self.statements(phase.body)
+        self.phase_body(phase)
         self.fold(phase)
         if not phase.reductions:
             self.stores(phase.stores)
@@ -344,7 +368,7 @@ class KernelRenderer:
         out.open(f"for (lz_idx point = (lz_idx)blockIdx.x * blockDim.x + threadIdx.x; "
                  f"point < {self.extent(phase.inner)};\n       point += (lz_idx)blockDim.x * gridDim.x)")
         self.unflatten("point", phase.inner)
-        self.statements(phase.body)
+        self.phase_body(phase)
         self.fold(phase)
         out.close()
         self.tree(phase)
@@ -383,7 +407,7 @@ class KernelRenderer:
         self.bind_results(phase)
         self.thread_zero_stores(phase.stores)
         for later in self.kernel.phases[1:]:
-            self.statements(later.body)
+            self.phase_body(later)
             self.thread_zero_stores(later.stores)
         return self.function(f"{self.kernel.name}_finish", "split finish",
                              extra=["const lz_u64* __restrict__ scratch", "const lz_i64 parts"],

@@ -18,7 +18,7 @@ device keeps its own cache by source).  ``Program.run`` at every replay:
   waits for the device.
 
 A plan holding a kernel the renderer does not write yet (scatter targets: ``bincount``,
-``add.at``; reductions nested in a consumer's loop) runs on the host as a whole, op by op
+``add.at``, histogram counts) runs on the host as a whole, op by op
 with NumPy (the reference backend's program), and says so (``Program.on_host``, the
 ``kernels`` log).
 """
@@ -30,7 +30,6 @@ import numpy as np
 
 from ...compile import index_expr as ix
 from ...compile.grid_shape import grid_shape, index_bits, parts_for
-from ...compile.kernel_ir import walk_phases
 from ...compile.plan import ExternStep, KernelStep, make_plan
 from ...control import settings, telemetry
 from .. import reference
@@ -79,8 +78,6 @@ def _unrendered(plan) -> str | None:
     for kernel in plan.kernels:
         if kernel.targets:
             return f"kernel {kernel.name} has scatter targets (not rendered for CUDA yet)"
-        if any(phase.nested for phase in walk_phases(kernel.phases)):
-            return f"kernel {kernel.name} nests a reduction in a loop (not rendered for CUDA yet)"
     return None
 
 

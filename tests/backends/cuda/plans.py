@@ -99,6 +99,11 @@ def _ints(shape, dtype=np.int64):
     return out
 
 
+def _nearest_center(m, points, centers):
+    """k-means' assignment: the sum over coordinates nested in the argmin over centres."""
+    return ((points[:, None, :] - centers[None, :, :]) ** 2).sum(axis=2).argmin(axis=1)
+
+
 CANONICAL = {
     "fused_elementwise": (lambda m, a, b: m.exp(a) * b + 2.0 * m.sin(a - b), _f((64, 50)), _f(50)),
     "fused_elementwise_f32": (lambda m, a, b: m.exp(a) * b + 2.0, _f((64, 50), np.float32),
@@ -134,6 +139,7 @@ CANONICAL = {
     "float64_assorted_ops": (_float_zoo, _f(500), _f(500)),
     "int16_assorted_ops": (_int_zoo, _ints(500, np.int16), _ints(500, np.int16),
                            np.arange(500, dtype=np.uint64)),
+    "nearest_center": (_nearest_center, _f((500, 3)), _f((7, 3))),
     "casts": (lambda m, x: (x * 1e3).astype(np.int32).astype(np.float32) + (x > 0.5),
               _f(1000) - 0.5),
 }

@@ -153,3 +153,12 @@ def test_a_kernel_not_rendered_yet_runs_the_program_on_the_host_and_says_why():
     idx = RNG.integers(0, 9, 100)
     program = expect(lambda m, i: m.bincount(i * 2 % 7, minlength=9) + 1, idx)
     assert program.on_host and "scatter" in program.why
+
+
+def test_a_reduction_nested_in_its_consumers_loop_runs_per_thread():
+    points, centers = _f((1001, 3)), _f((7, 3))
+    points[5] = centers[2]                      # a distance of exactly 0
+    program = expect(lambda m, p, c: ((p[:, None, :] - c[None, :, :]) ** 2).sum(axis=2).argmin(axis=1),
+                     points, centers)
+    assert not program.on_host
+    assert any(phase.nested for k in program.plan.kernels for phase in k.phases)
