@@ -682,3 +682,18 @@ def test_running_extremes_are_numpys_accumulate(shape, dtype, name, data):
     got = np.asarray(got)
     assert got.dtype == expected.dtype and got.shape == expected.shape
     np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("value", [-0.0, complex(-1.0, np.nan), complex(np.inf, 0.0), complex(-0.0, -0.0)])
+def test_sum_and_prod_over_no_axis_start_at_the_identity(value):
+    # fuzz seed 420822: prod of a 0-d complex (-1+nanj) was the element; NumPy's reduction
+    # starts at the identity (1 * (-1+nanj) is nan+nanj, 0 + -0.0 is 0.0), over axis=() too
+    x = np.array(value)
+    lazy = lnp.asarray(x)
+    with np.errstate(invalid="ignore"):
+        for got, want in [(lazy.prod(), x.prod()), (lazy.sum(), x.sum()), (lazy.mean(), x.mean()),
+                          (lnp.sum(lnp.asarray(x[None]), axis=()), np.sum(x[None], axis=()))]:
+            got = np.asarray(got)
+            assert got.dtype == np.asarray(want).dtype
+            assert np.array_equal(np.signbit(np.asarray(got).real), np.signbit(np.asarray(want).real))
+            np.testing.assert_array_equal(got, want)

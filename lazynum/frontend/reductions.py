@@ -195,6 +195,11 @@ def _reduce(name, a, axis, dtype=None, out=None, keepdims=False, initial=_NoValu
         result = broadcast_node(init, shape)
     else:
         result = _apply(op, (x,), (axes,)) if axes else x
+        if not axes and not explicit and identity is not None and name in ("add", "multiply") \
+                and acc.kind in "fc":
+            # NumPy starts every sum/prod at the identity, over no axis too (a 0-d input):
+            # 0 + -0.0 is 0.0, 1 * (-1+nanj) is nan+nanj
+            result = _apply(UFUNC_OPS[name], (literal(identity, acc), result), ())
         if explicit:
             result = _apply(UFUNC_OPS[name], (result, init), ())
     if keepdims and keepdims is not _NoValue:
