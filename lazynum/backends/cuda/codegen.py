@@ -91,7 +91,9 @@ def _parameter_count(kernel: Kernel) -> int:
 
 def _indexes(kernel):
     yield from (loop.extent for loop in kernel.outer)
-    for phase in walk_phases(kernel.phases):
+    for target in kernel.targets:
+        yield from (target.size, target.offset)
+    for phase in walk_phases(kernel.phases + [t.init for t in kernel.targets]):
         yield from (loop.extent for loop in phase.inner)
         yield from (s.args[-1] for s in phase.body if s.op in ("load", "index"))
         yield from (s.index for s in phase.stores)
@@ -123,13 +125,15 @@ class KernelRenderer:
     """Writes the CUDA C of one kernel template (see the module docstring)."""
 
     def __init__(self, kernel: Kernel):
-        if kernel.targets:
-            raise UnsupportedKernel(f"kernel {kernel.name}: scatter targets are not rendered "
-                                    "for CUDA yet")
+        for phase in kernel.phases:
+            if phase.scatters and (phase.inner or phase.reductions):
+                raise UnsupportedKernel(f"kernel {kernel.name}: scatters from a phase with "
+                                        "inner loops are not rendered for CUDA yet")
         self.kernel = kernel
         self.shape: GridShape = grid_shape(kernel)
         self.names = kernel.var_names()
         self.stored = {s.buffer for p in kernel.phases for s in p.stores}
+        self.stored.update(target.buffer for target in kernel.targets)
         self.dtypes: dict = {}      # IR name -> dtype
         self.params = {b.name for b in kernel.buffers if b.role == "param"}
         self.out = Lines()
@@ -299,10 +303,26 @@ class KernelRenderer:
                 value = sc.cast(f"lz_acc{self.tag}{k}", self.accumulator_dtype(red), red.dtype)
             self.out.add(f"const {sc.ctype(red.dtype)} {ident(red.result)} = {value};")
 
-    def thread_zero_stores(self, stores) -> None:
-        if stores:
+    def thread_zero_stores(self, stores, scatters=()) -> None:
+        if stores or scatters:
             self.out.open("if (threadIdx.x == 0)")
             self.stores(stores)
+            self.scatters(scatters)
+            self.out.close()
+
+    def scatters(self, scatters) -> None:
+        """``copy[offset + index] = combine(copy[offset + index], value)`` where the mask
+        holds, into this part's private copy (``copy``: its 8-byte scratch slots)."""
+        for scatter in scatters:
+            target = self.kernel.targets[scatter.target]
+            dt, t = target.dtype, sc.ctype(target.dtype)
+            self.out.open(f"if ({ident(scatter.mask)})" if scatter.mask else "")
+            self.out.add(f"{t}* const slot = ({t}*)(copy + {index_code(target.offset, self.names)} + "
+                         f"(lz_idx){ident(scatter.index)});")
+            value = sc.cast(ident(scatter.value), self.dtypes[scatter.value], dt)
+            combined = sc.expression(lookup_combine(target.combine).scalar_op, ["*slot", value],
+                                     [dt, dt], dt)
+            self.out.add(f"*slot = {combined};", f"{target.combine} into {target.buffer}")
             self.out.close()
 
     # -- the forms ------------------------------------------------------------------------
@@ -341,7 +361,7 @@ class KernelRenderer:
         out = self.out
         if not phase.inner and not phase.reductions:     # one value per row: every thread
             self.phase_body(phase)                       # computes it, thread 0 stores it
-            self.thread_zero_stores(phase.stores)
+            self.thread_zero_stores(phase.stores, phase.scatters)
             return
         out.add(f"// phase {p} ({'reduce' if phase.reductions else 'map'})")
         self.tag = f"{p}_" if len(self.kernel.phases) > 1 else ""
@@ -414,6 +434,68 @@ class KernelRenderer:
                              shared=True)
 
 
+    def scatter_part(self) -> list:
+        """A kernel with scatter targets, part by part: block ``b`` sets its private copy
+        (``scratch`` slots ``b * total ...``) to each target's identity, then runs the
+        kernel's phases over its contiguous slice of the flattened outer loops, in order
+        (rows as in the rows form; thread 0 scatters, so each copy sees its slice's
+        indices in NumPy's order)."""
+        k, out = self.kernel, self.out
+        total = index_code(k.scatter_slots, self.names)
+        out.add(f"lz_u64* const copy = scratch + (lz_i64)blockIdx.x * ({total});")
+        for target in k.targets:
+            start = sc.literal(identity(target.combine, target.dtype), target.dtype)
+            t = sc.ctype(target.dtype)
+            out.open(f"for (lz_idx j = threadIdx.x; j < {index_code(target.size, self.names)}; "
+                     "j += blockDim.x)")
+            out.add(f"*({t}*)(copy + {index_code(target.offset, self.names)} + j) = {start};")
+            out.close()
+        out.add("__syncthreads();  // (the copy is set before thread 0 scatters into it)")
+        out.add(f"const lz_i64 rows = {self.extent(k.outer)};")
+        out.add("const lz_i64 first = rows * blockIdx.x / gridDim.x, "
+                "last = rows * (blockIdx.x + 1) / gridDim.x;")
+        out.open("for (lz_idx row = first; row < last; ++row)")
+        self.unflatten("row", k.outer)
+        written: set = set()
+        for p, phase in enumerate(k.phases):
+            if _loads(phase) & written:
+                out.add("__syncthreads();  // (an earlier phase stored what this one reads)")
+            self.row_phase(p, phase)
+            written |= {s.buffer for s in phase.stores}
+        if any(p.reductions for p in k.phases) or len(k.phases) > 1:
+            out.add("__syncthreads();  // (the next row's phases reuse lz_shared and rows' data)")
+        out.close()
+        return self.function(f"{k.name}_part", "scatter part",
+                             extra=["lz_u64* __restrict__ scratch"],
+                             shared=any(p.reductions for p in k.phases))
+
+    def scatter_finish(self) -> list:
+        """Each target's point: its base value (the target's ``init`` phase) combined with
+        the parts' copies in part order, a grid-stride loop over the target's points."""
+        k, out = self.kernel, self.out
+        total = index_code(k.scatter_slots, self.names)
+        for target in k.targets:
+            init, t = target.init, sc.ctype(target.dtype)
+            (store,) = init.stores
+            out.open(f"for (lz_idx flat = (lz_idx)blockIdx.x * blockDim.x + threadIdx.x; "
+                     f"flat < {self.extent(init.inner)};\n       flat += (lz_idx)blockDim.x * gridDim.x)")
+            self.unflatten("flat", init.inner)
+            self.phase_body(init)
+            at = f"{index_code(target.offset, self.names)} + {index_code(store.index, self.names)}"
+            out.add(f"{t} value = {ident(target.value)};")
+            out.open("for (lz_i64 part = 0; part < parts; ++part)")
+            other = f"*(const {t}*)(scratch + part * ({total}) + {at})"
+            combined = sc.expression(lookup_combine(target.combine).scalar_op, ["value", other],
+                                     [target.dtype, target.dtype], target.dtype)
+            out.add(f"value = {combined};")
+            out.close()
+            out.add(f"{store.buffer}[{index_code(store.index, self.names)}] = "
+                    f"{'(lz_u8)' if target.dtype.kind == 'b' else ''}value;", f"{target.combine}.at")
+            out.close()
+        return self.function(f"{k.name}_finish", "scatter finish",
+                             extra=["const lz_u64* __restrict__ scratch", "const lz_i64 parts"])
+
+
 def _loads(phase) -> set:
     return {s.args[0] for s in phase.body if s.op == "load"}
 
@@ -430,8 +512,8 @@ def _slot_numbers(phase) -> list:
 def kernel_functions(kernel: Kernel) -> list:
     """``[(function name, role)]`` the runtime launches for ``kernel``, in order."""
     form = grid_shape(kernel).form
-    if form == "split":
-        return [(f"{kernel.name}_part", "split part"), (f"{kernel.name}_finish", "split finish")]
+    if form in ("split", "scatter"):
+        return [(f"{kernel.name}_part", f"{form} part"), (f"{kernel.name}_finish", f"{form} finish")]
     return [(kernel.name, form)]
 
 
@@ -444,6 +526,8 @@ def render_kernel(kernel: Kernel) -> str:
         text = KernelRenderer(kernel).points()
     elif form == "rows":
         text = KernelRenderer(kernel).rows()
+    elif form == "scatter":
+        text = KernelRenderer(kernel).scatter_part() + [""] + KernelRenderer(kernel).scatter_finish()
     else:
         raise UnsupportedKernel(f"kernel {kernel.name}: the {form!r} form is not rendered "
                                 "for CUDA yet")

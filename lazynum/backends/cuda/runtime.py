@@ -17,8 +17,8 @@ device keeps its own cache by source).  ``Program.run`` at every replay:
 - results are copied to the host at the end: a sync point, the only place the runtime
   waits for the device.
 
-A plan holding a kernel the renderer does not write yet (scatter targets: ``bincount``,
-``add.at``, histogram counts) runs on the host as a whole, op by op
+A plan holding a kernel the renderer does not write yet (``codegen.UnsupportedKernel``:
+scatters from a phase with inner loops) runs on the host as a whole, op by op
 with NumPy (the reference backend's program), and says so (``Program.on_host``, the
 ``kernels`` log).
 """
@@ -37,6 +37,7 @@ from . import codegen
 from .capabilities import SUPPORTS
 from .device import Device
 
+MAX_SCATTER_PARTS = 64      # (each part's thread 0 scatters its slice serially: correct, not fast)
 _devices: dict = {}
 _devices_lock = threading.Lock()
 
@@ -63,22 +64,16 @@ def compile(cut):  # noqa: A001 - the backend contract's name
     kernel is not rendered for CUDA yet (see the module docstring)."""
     current_device()            # a missing GPU or CuPy is reported at the first compile
     plan = make_plan(cut, SUPPORTS)
-    why = _unrendered(plan)
-    if why is not None:
+    program = Program(plan)
+    try:
+        source = program.source(64)
+    except codegen.UnsupportedKernel as exc:
+        why = str(exc)
         telemetry.log("kernels", f"cuda: this program runs on the host (NumPy, op by op): {why}")
         return HostProgram(reference.compile(cut), why)
-    program = Program(plan)
     if telemetry.enabled("kernels"):
-        telemetry.log("kernels", program.source(64))
+        telemetry.log("kernels", source[len(codegen.prelude()):])
     return program
-
-
-def _unrendered(plan) -> str | None:
-    """Why some kernel of ``plan`` has no CUDA rendering yet (None: all have one)."""
-    for kernel in plan.kernels:
-        if kernel.targets:
-            return f"kernel {kernel.name} has scatter targets (not rendered for CUDA yet)"
-    return None
 
 
 class HostProgram:
@@ -162,6 +157,8 @@ class Program:
         args += [run.scalar(n) for n in step.scalars]
         args += [index_type(p) for p in params]
         cap = settings.get().cuda_max_blocks or run.device.default_max_blocks or (1 << 31) - 1
+        if shape.form == "scatter":
+            return self._launch_scatter(run, step, template, shape, args, params, cap)
         if shape.form == "split":
             work = _extent(template.phases[0].inner, params)
             parts = min(parts_for(work, shape), cap)
@@ -179,6 +176,22 @@ class Program:
             return 0
         run.device.launch(run.module, step.name, min(blocks, cap), shape.threads, args)
         return 1
+
+    def _launch_scatter(self, run, step, template, shape, args, params, cap) -> int:
+        """Parts scatter slices of the outer loops into private copies (one part when the
+        copies would exceed ``scatter_copies_max`` slots), then the finishing launch
+        combines each target's base with the copies in part order."""
+        rows, slots = _extent(template.outer, params), _value(template.scatter_slots, params)
+        parts = max(1, min(cap, -(-rows // shape.threads), MAX_SCATTER_PARTS))
+        if slots > step.scatter_copies_max:
+            parts = 1
+        scratch = run.device.empty((max(parts * slots, 1),), np.uint64)
+        run.device.launch(run.module, f"{step.name}_part", parts, shape.threads, args + [scratch])
+        points = max(_extent(target.init.inner, params) for target in template.targets)
+        blocks = max(1, min(-(-points // shape.threads), cap))
+        run.device.launch(run.module, f"{step.name}_finish", blocks, shape.threads,
+                          args + [scratch, np.int64(parts)])
+        return 2
 
     def _extern(self, run, step, sites) -> None:
         arrays = [run.host(n) for n in step.args]

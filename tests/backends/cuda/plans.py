@@ -104,6 +104,14 @@ def _nearest_center(m, points, centers):
     return ((points[:, None, :] - centers[None, :, :]) ** 2).sum(axis=2).argmin(axis=1)
 
 
+def _kmeans_sums(m, points, centers):
+    """k-means' update: the nearest centre (argmin) scattered into per-centre sums and
+    counts (bincount) in one kernel with scatter targets."""
+    labels = _nearest_center(m, points, centers)
+    return (m.bincount(labels, weights=points[:, 0], minlength=len(centers)),
+            m.bincount(labels, minlength=len(centers)))
+
+
 CANONICAL = {
     "fused_elementwise": (lambda m, a, b: m.exp(a) * b + 2.0 * m.sin(a - b), _f((64, 50)), _f(50)),
     "fused_elementwise_f32": (lambda m, a, b: m.exp(a) * b + 2.0, _f((64, 50), np.float32),
@@ -140,6 +148,9 @@ CANONICAL = {
     "int16_assorted_ops": (_int_zoo, _ints(500, np.int16), _ints(500, np.int16),
                            np.arange(500, dtype=np.uint64)),
     "nearest_center": (_nearest_center, _f((500, 3)), _f((7, 3))),
+    "kmeans_sums": (_kmeans_sums, _f((500, 2)), _f((5, 2))),
+    "bincount_weights": (lambda m, i, w: m.bincount(i, weights=w * 2.0, minlength=12),
+                         np.abs(_ints(300)), _f(300)),
     "casts": (lambda m, x: (x * 1e3).astype(np.int32).astype(np.float32) + (x > 0.5),
               _f(1000) - 0.5),
 }

@@ -4,6 +4,7 @@ and ptxas reports no spills.  NVRTC needs no GPU and no driver: the ``nvidia-cud
 wheel of the ``test`` extra provides it."""
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import numpy as np
@@ -63,11 +64,14 @@ def test_a_compile_error_carries_nvrtc_log():
 
 def test_the_canonical_programs_cover_every_grid_form():
     forms = {grid_shape(k).form for name in CANONICAL for k in _plan(name).kernels}
-    assert forms == {"points", "rows", "split"}
+    assert forms == {"points", "rows", "split", "scatter"}
 
 
-def test_scatter_kernels_are_refused_by_name():
-    plan = plan_of(lambda m, x: m.bincount(x), np.array([1, 3, 3, 0]))
+def test_a_scatter_from_a_phase_with_inner_loops_is_refused_by_name():
+    plan = _plan("bincount_weights")
     (kernel,) = [k for k in plan.kernels if k.targets]
-    with pytest.raises(UnsupportedKernel, match="scatter"):
-        render_kernel(kernel)
+    phase = next(p for p in kernel.phases if p.scatters)
+    broken = dataclasses.replace(kernel, phases=[dataclasses.replace(phase, inner=kernel.outer)])
+    broken.strategy = kernel.strategy
+    with pytest.raises(UnsupportedKernel, match="scatters from a phase with inner loops"):
+        render_kernel(broken)

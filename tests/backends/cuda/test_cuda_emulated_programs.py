@@ -149,10 +149,43 @@ def test_extern_steps_run_on_the_host_and_are_named():
     assert "matmul" in program.host_steps and not program.on_host
 
 
-def test_a_kernel_not_rendered_yet_runs_the_program_on_the_host_and_says_why():
+def test_scatters_combine_private_copies_in_part_order():
+    idx = RNG.integers(0, 9, 1000)
+    w = _f(1000)
+    program = expect(lambda m, i, w: (m.bincount(i, weights=w, minlength=11),
+                                      m.bincount(i * 2 % 7)), idx, w, rtol=1e-13)
+    assert not program.on_host
+    assert "scatter" in {shape.form for shape in program.shapes.values()}
+    base, at = _f(13), RNG.integers(-13, 13, 500)
+
+    def add_at(m, base, at, w):
+        out = base * 2.0                    # a computed base: the finishing step loads it
+        m.add.at(out, at, w)
+        return out
+    expect(add_at, base, at, _f(500), rtol=1e-13)
+
+
+def test_kmeans_assignment_and_sums_in_one_scatter_kernel():
+    points = _f((700, 2)) + RNG.integers(0, 3, (700, 1)) * 4.0
+    centers = points[:5].copy()
+
+    def step(m, p, c):
+        labels = ((p[:, None, :] - c[None, :, :]) ** 2).sum(axis=2).argmin(axis=1)
+        counts = m.bincount(labels, minlength=5)
+        return m.bincount(labels, weights=p[:, 1], minlength=5) / counts, counts
+    program = expect(step, points, centers, rtol=1e-12)
+    assert not program.on_host
+
+
+def test_a_kernel_not_rendered_yet_runs_the_program_on_the_host_and_says_why(monkeypatch):
+    from lazynum.backends.cuda import codegen
+
+    def refuse(self):
+        raise codegen.UnsupportedKernel(f"kernel {self.kernel.name}: not rendered (test)")
+    monkeypatch.setattr(codegen.KernelRenderer, "scatter_part", refuse)
     idx = RNG.integers(0, 9, 100)
     program = expect(lambda m, i: m.bincount(i * 2 % 7, minlength=9) + 1, idx)
-    assert program.on_host and "scatter" in program.why
+    assert program.on_host and "not rendered (test)" in program.why
 
 
 def test_a_reduction_nested_in_its_consumers_loop_runs_per_thread():

@@ -17,7 +17,8 @@ from .plans import CANONICAL, plan_of
 
 GOLDEN = pathlib.Path(__file__).parent / "golden"
 NAMES = ["fused_elementwise_f32", "row_softmax_f32", "argmax_axis1", "full_max_and_mean",
-         "transposed_view", "int32_floor_divide_modulo", "bool_masks", "casts", "sum_axis0"]
+         "transposed_view", "int32_floor_divide_modulo", "bool_masks", "casts", "sum_axis0",
+         "kmeans_sums"]
 
 
 def _text(name) -> str:
