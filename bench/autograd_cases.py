@@ -6,6 +6,11 @@
 - ``mlp_step``: one SGD step of a 2-layer MLP (784 -> 256 relu -> 10, softmax cross-entropy,
   float32): loss, gradients and the parameter update.
 
+lazynum runs the logistic row's ``X @ w``, the row-wise derivative and ``X.T @ r`` by blocks of
+rows (``compile/row_blocks``): one pass over X from memory where NumPy's two products make two.
+The MLP row is bound by its two large products (``X @ W1``, ``X.T @ dH``), the same BLAS calls
+in every column.
+
 Each row checks the loss and every gradient against NumPy's hand-written ones.  lazynum's
 timing is a whole step: tracing the forward function, building the backward graph, the
 compile-cache lookup (a hit after the warm-up run) and computing, synced.
@@ -81,7 +86,8 @@ def logistic_gradient(peers, quick=False):
             return value.block_until_ready(), gradient.block_until_ready()
         case.impls["jax"] = Impl(run_jax, value=lambda r: _flat(numpy.asarray(r[0]), [numpy.asarray(r[1])]))
     case.notes.append("logistic: numpy is the hand-written gradient (X.T @ (sigmoid(z) - y) / n); "
-                      "lazynum and jax differentiate the loss function.")
+                      "lazynum and jax differentiate the loss function; lazynum reads X once "
+                      "(row blocks), numpy twice.")
     return [case]
 
 
