@@ -10,12 +10,13 @@ float results match NumPy within a few ulps, not bit for bit (docs/cuda.md).
 from __future__ import annotations
 
 import numpy as np
-import pytest
+from hypothesis import given, settings
 
 import lazynum
 from lazynum.backends.cuda import runtime
 from lazynum.runtime import compile_cache
 
+from ... import strategies as S
 from .plans import traced_always
 
 RNG = np.random.default_rng(1717)
@@ -195,3 +196,17 @@ def test_a_reduction_nested_in_its_consumers_loop_runs_per_thread():
                      points, centers)
     assert not program.on_host
     assert any(phase.nested for k in program.plan.kernels for phase in k.phases)
+
+
+@settings(max_examples=12)
+@given(S.fused_programs())
+def test_random_fused_chains_agree_with_numpy(program):
+    """The project's random fused chains (pointwise ops, broadcasts, views, reductions),
+    their data tiled to a few thousand elements so two blocks' grid-stride loops wrap."""
+    data, steps = program
+    data = np.tile(data, (3, 97))
+    got, _ = run(lambda m, x: S.apply_fused_program(m, x, steps), data)
+    with np.errstate(all="ignore"):
+        want = S.apply_fused_program(np, data, steps)
+    tolerance = {2: 1e-3, 4: 1e-4}.get(data.dtype.itemsize, 1e-10)
+    S.assert_same(got[0], want, rtol=tolerance, atol=tolerance)
