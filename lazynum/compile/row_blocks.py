@@ -13,12 +13,14 @@ after it; steps that do not depend on ``z``, before it) and returns each group a
 ``(first step, last step)``.  A backend may run a group by blocks (``backends/llvm``
 does) or its steps in order as always: the reordering keeps every dependency.
 
-A group, in step order: ``E1`` a matmul of a 2-d ``X`` (n, k) by a 1-d ``w`` giving
-``z`` (n,); kernels whose single outer loop runs over the n rows and that read values of
-the group only at their own row; views of their results (the backend checks at run time
-that a view keeps rows in place, else it runs the group unblocked); ``E2`` a matmul that
-contracts over the n rows, one operand computed in the group (``r`` as (n,) or (n, 1)),
-the other not (``X.T``).
+A group, in step order: ``E1`` a matmul of a 2-d ``X`` (n, k) by ``w`` (k,) or ``W``
+(k, c) giving ``z`` (n,) or (n, c); kernels whose first outer loop runs over the n rows and
+that read and write values of the group only within their own row (``z[i]``, or
+``z[i, v]`` for a loop ``v`` over the c columns: a softmax over each row); views of their
+results (the backend checks at run time that a view keeps rows in place, else it runs the
+group unblocked); ``E2`` a matmul that contracts over the n rows, one operand computed in
+the group (``r`` as (n,) or (n, c)), the other not (``X.T``).  Softmax regression's
+``X.T @ (softmax(X @ W) - Y)`` is one.
 """
 from __future__ import annotations
 
@@ -65,7 +67,7 @@ def _group_from(steps, start, kernels, shape_of):
     if not _is_matmul(e1) or len(e1.args) != 2:
         return None
     x_shape, w_shape = shape_of(e1.args[0]), shape_of(e1.args[1])
-    if len(x_shape) != 2 or len(w_shape) != 1:
+    if len(x_shape) != 2 or len(w_shape) not in (1, 2):
         return None
     rows = x_shape[0]
     depends = {e1.out}              # values computed from z
@@ -96,13 +98,13 @@ def _outputs(step) -> list:
 
 def _contracts_rows(step, rows, depends, shape_of) -> bool:
     """``step`` (a matmul) contracts over the ``rows`` axis, with exactly one operand
-    computed from z: ``A (k, n) @ r (n,) or (n, 1)``, or ``r (n,) @ X (n, k)``."""
+    computed from z: ``A (k, n) @ r (n,) or (n, c)``, or ``r (n,) @ X (n, k)``."""
     a, b = step.args
     sa, sb = shape_of(a), shape_of(b)
     if (a in depends) == (b in depends):
         return False
     if len(sa) == 2 and sa[1] == rows and b in depends:
-        return len(sb) == 1 and sb[0] == rows or len(sb) == 2 and sb == (rows, 1)
+        return len(sb) in (1, 2) and sb[0] == rows
     if len(sa) == 1 and sa[0] == rows and a in depends:
         return len(sb) == 2 and sb[0] == rows
     return False
@@ -120,19 +122,39 @@ def _needed(steps, start, stop) -> set:
 
 
 def _row_local(step, kernel, depends, rows) -> bool:
-    """A view (checked again at run time), or a kernel over the rows, one outer loop,
-    reading the group's values and storing only at its own row."""
+    """A view (checked again at run time), or a kernel whose first outer loop runs over
+    the rows and that reads the group's values and stores only within its own row."""
     if kernel is None:
         return getattr(getattr(step, "op", None), "name", None) == VIEW
-    if len(kernel.outer) != 1 or kernel.targets or kernel.outer[0].extent != ix.size_index(rows):
+    if kernel.targets or not kernel.outer or kernel.outer[0].extent != ix.size_index(rows):
         return False
-    row = ix.var(kernel.outer[0].var)
+    row = kernel.outer[0].var
+    extents = {loop.var: loop.extent for loop in kernel.outer}
+    for phase in walk_phases(kernel.phases):
+        extents.update((loop.var, loop.extent) for loop in phase.inner)
+    shapes = {b.name: b.shape for b in kernel.buffers}
     group = {b.name for b in kernel.buffers if b.number in depends}
     for phase in walk_phases(kernel.phases):
         for stmt in phase.body:
-            if stmt.op == "load" and stmt.args[0] in group and stmt.args[-1] != row:
+            if (stmt.op == "load" and stmt.args[0] in group
+                    and not _in_row(stmt.args[-1], shapes[stmt.args[0]], row, extents)):
                 return False
-    for phase in kernel.phases:
-        if any(store.index != row for store in phase.stores):
-            return False
-    return True
+    return all(_in_row(store.index, shapes[store.buffer], row, extents)
+               for phase in kernel.phases for store in phase.stores)
+
+
+def _in_row(index, shape, row, extents) -> bool:
+    """``index`` addresses row ``row`` of a C-contiguous ``shape`` buffer: ``row`` itself
+    (one value a row) or ``width * row + v`` for a loop variable ``v`` over ``[0, width)``."""
+    if len(shape) == 1:
+        return index == ix.var(row)
+    if len(shape) != 2:
+        return False
+    width = ix.size_index(shape[1])
+    rest = index - width * ix.var(row)
+    if len(rest.terms) != 1:
+        return False
+    (monomial, coefficient), = rest.terms
+    if coefficient != 1 or len(monomial) != 1 or monomial[0][0] != "v":
+        return False
+    return monomial[0][1] != row and extents.get(monomial[0][1]) == width

@@ -167,3 +167,39 @@ def test_blas_thread_count_is_restored_after_a_parallel_group(blocked_runs):
         assert blas_threads.set_local(3) == 3
     finally:
         blas_threads.set_local(before)
+
+
+def _softmax_regression(xp, W, X, Y):
+    z = X @ W
+    z = z - z.max(axis=1, keepdims=True)
+    return -(Y * (z - xp.log(xp.exp(z).sum(axis=1, keepdims=True)))).sum() / len(X)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_softmax_regression_gradient_runs_blocked_with_numpy_values(blocked_runs, threads):
+    n, k, c = 16 * 9 + 3, 5, 4
+    X = RNG.standard_normal((n, k))
+    Y = np.eye(c)[RNG.integers(0, c, n)]
+    W = 0.3 * RNG.standard_normal((k, c))
+    lX, lY = lnp.asarray(X), lnp.asarray(Y)
+    with on_llvm() as programs, lnp.config(threads=threads):
+        value, grad = lnp.value_and_grad(lambda v: _softmax_regression(lnp, v, lX, lY))(
+            lnp.asarray(W))
+        lnp.sync(value, grad)
+    assert programs[-1].row_blocks and blocked_runs == [True]
+    z = X @ W
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    expected = X.T @ (e / e.sum(axis=1, keepdims=True) - Y) / n
+    np.testing.assert_allclose(float(value), float(_softmax_regression(np, W, X, Y)), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(grad), expected, rtol=1e-9, atol=1e-13)
+
+
+def test_row_work_reading_another_row_is_not_blocked(blocked_runs):
+    X, _, w = _data(TALL, 4)
+    with on_llvm() as programs:
+        lX = lnp.asarray(X)
+        z = lX @ lnp.asarray(w)
+        out = np.asarray(lX.T @ (z * lnp.roll(z, 1)))
+    assert programs[-1].row_blocks == () and blocked_runs == []
+    z = X @ w
+    np.testing.assert_allclose(out, X.T @ (z * np.roll(z, 1)), rtol=1e-12)

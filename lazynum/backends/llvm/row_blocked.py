@@ -1,7 +1,7 @@
 """Run a row-blocked group of a program (``compile.row_blocks``) one block of rows at a time.
 
-The group is ``z = X @ w``, kernels computing ``r`` row by row from ``z``, views of their
-results, and a product contracting the rows (``X.T @ r``).  By blocks of rows: ``z[b] =
+The group is ``z = X @ w`` (or ``X @ W``), kernels computing ``r`` row by row from ``z``,
+views of their results, and a product contracting the rows (``X.T @ r``).  By blocks of rows: ``z[b] =
 X[b] @ w`` (BLAS into ``z``'s rows), each kernel launched over rows ``b`` (a kernel takes
 the range of its outer loop), then ``X[b].T @ r[b]`` added to the result.  The block of
 ``X`` is read from memory once and from cache the second time.
@@ -61,10 +61,11 @@ def run_group(program, first, last, values, addresses, sizes, param_base, thread
     x, w = values[e1.args[0]], values[e1.args[1]]
     n = x.shape[0]
     rows = block_rows(x)
-    if x.ndim != 2 or w.ndim != 1 or n < 2 * rows:
+    if x.ndim != 2 or w.ndim not in (1, 2) or n < 2 * rows:
         return False
     produced = {e1.out}
-    z = values[e1.out] = np.empty(n, dtype=_dtype(program, e1.out))
+    dtype = program.values[e1.out - program.n_inputs][0]
+    z = values[e1.out] = np.empty(x.shape[:1] + w.shape[1:], dtype=dtype)
     addresses[e1.out] = z.ctypes.data
     launches = []
     for offset, step in enumerate(steps[1:-1], first + 1):
@@ -146,10 +147,6 @@ def _rows_product(work, start, stop, threads):
         else:
             np.add(total, part, out=total)
     return total
-
-
-def _dtype(program, number):
-    return program.values[number - program.n_inputs][0]
 
 
 def _keeps_rows(view, base, n) -> bool:
