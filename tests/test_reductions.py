@@ -697,3 +697,15 @@ def test_sum_and_prod_over_no_axis_start_at_the_identity(value):
             assert got.dtype == np.asarray(want).dtype
             assert np.array_equal(np.signbit(np.asarray(got).real), np.signbit(np.asarray(want).real))
             np.testing.assert_array_equal(got, want)
+
+
+def test_median_of_a_slice_with_nan_is_that_nan_element():
+    # fuzz seed 420339: median of complex (-3.5+nanj) was nan (so its real part nan); NumPy
+    # returns the NaN element sorted last, keeping its other part
+    for x in (np.array([[complex(-3.5, np.nan)]], dtype=np.complex64),
+              np.array([[complex(np.nan, 2.0), 1.0, 5j], [1.0, 2.0, 3.0]]), np.array([1.0, np.nan, 3.0])):
+        for axis in (None, -1):
+            got, want = np.asarray(lnp.median(lnp.asarray(x), axis=axis)), np.median(x, axis=axis)
+            assert got.dtype == np.asarray(want).dtype
+            np.testing.assert_array_equal(got, want)
+            np.testing.assert_array_equal(np.real(got), np.real(want))

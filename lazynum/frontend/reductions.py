@@ -694,9 +694,11 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     middle = _apply(VIEW, (node,), (moved[:-1] + (count,), strides, lo * strides[-1]))
     result = mean(middle, -1)._n()
     if length and node.dtype.kind in "fc":
+        # NumPy's _median_nancheck returns the NaN itself (sorted last): a complex NaN
+        # keeps its other part ((-3.5+nanj) stays, its real part -3.5)
         last = _apply(VIEW, (node,), (moved[:-1], strides[:-1], (length - 1) * strides[-1]))
-        nan = nodes.scalar(np.nan, result.dtype)
-        result = _apply(SELECT, (_apply(UFUNC_OPS["isnan"], (last,), ()), nan, result), ())
+        result = _apply(SELECT, (_apply(UFUNC_OPS["isnan"], (last,), ()), cast(last, result.dtype),
+                                 result), ())
     # NumPy averages the middle of a partitioned copy of ``a`` in order 'K' (when one axis
     # is reduced; several are first merged by a reshape that may copy: C order here).
     order = _deviation_order(a, axis, keepdims) if len(axes) == 1 else None
