@@ -4,6 +4,7 @@
     python -m bench.cuda_fused --sizes 1e6 --libraries lazynum,cupy --json out.json
     python -m bench.cuda_fused --smoke             # no GPU: lazynum on the CPU emulator at
                                                    # 10^4, values checked, nothing timed
+    python -m bench.cuda_fused --agreement --sizes 1e4,1e5   # GPU outputs = emulator's
 
 Workloads (float32, each written once over a NumPy-like namespace ``xp``; torch and jax get
 their idiomatic spelling where the namespaces differ): fused elementwise, Black-Scholes,
@@ -356,6 +357,31 @@ def smoke() -> int:
     return failures
 
 
+def agreement(sizes) -> int:
+    """On a GPU: every workload through lazynum on the GPU and on the CPU emulator (grids
+    capped alike, so split reductions have the same parts and combine in the same order);
+    prints the largest difference per workload and returns how many differ beyond ulp-scale
+    (libdevice against the host's libm: docs/cuda.md)."""
+    os.environ.update(_LAZYNUM_ENVIRONMENT)
+    import lazynum
+    failures = 0
+    for name, workload in WORKLOADS.items():
+        for n in sizes:
+            arrays = inputs(name, n)
+            results = {}
+            for device in ("cupy", "emulator"):
+                with lazynum.config(cuda_device=device, cuda_max_blocks=64):
+                    lazy = workload(lazynum, *[lazynum.asarray(a) for a in arrays])
+                    results[device] = numpy.asarray(lazynum.sync(lazy))
+            gpu, emulated = results["cupy"], results["emulator"]
+            scale = numpy.maximum(numpy.abs(emulated), 1.0)
+            worst = float(numpy.max(numpy.abs(gpu - emulated) / scale)) if gpu.size else 0.0
+            ok = gpu.dtype == emulated.dtype and gpu.shape == emulated.shape and worst < 1e-5
+            failures += not ok
+            print(f"{name:22s} {n:>8.0e} max relative difference {worst:.2e} {'' if ok else 'DIFFERS'}")
+    return failures
+
+
 def report(rows, bandwidth) -> str:
     lines = [f"device-to-device copy bandwidth: {bandwidth / 1e9:.0f} GB/s", "",
              f"{'workload':22s} {'n':>6s} {'library':10s} {'device ms':>10s} {'wall ms':>9s} "
@@ -380,6 +406,8 @@ def main(argv=None) -> int:
     parser.add_argument("--json")
     parser.add_argument("--worker")
     parser.add_argument("--smoke", action="store_true")
+    parser.add_argument("--agreement", action="store_true",
+                        help="GPU against emulator outputs, every workload (sizes: --sizes)")
     args = parser.parse_args(argv)
     sizes = [int(float(s)) for s in args.sizes.split(",")]
     if args.smoke:
@@ -395,6 +423,8 @@ def main(argv=None) -> int:
         print(f"bench.cuda_fused: no usable GPU here ({exc}); nothing measured "
               "(--smoke checks the workloads on the CPU emulator)")
         return 0
+    if args.agreement:
+        return agreement(sizes)
     rows = []
     for library in args.libraries.split(","):
         done = subprocess.run([sys.executable, "-m", "bench.cuda_fused", "--worker", library,

@@ -13,7 +13,7 @@ import numpy as np
 from hypothesis import given, settings
 
 import lazynum
-from lazynum.backends.cuda import runtime
+from lazynum.backends.cuda import nvrtc, runtime
 from lazynum.runtime import compile_cache
 
 from ... import strategies as S
@@ -50,6 +50,8 @@ def expect(fn, *arrays, rtol=1e-12, atol=0.0, **config):
             np.testing.assert_allclose(g, w, rtol=rtol, atol=atol, equal_nan=True)
         else:
             np.testing.assert_array_equal(g, w)
+    if not program.on_host:                 # what the emulator ran is what a GPU would load
+        assert nvrtc.compile_cubin(program.source(32), "sm_90")[:4] == b"\x7fELF"
     return program
 
 
