@@ -316,3 +316,14 @@ def test_clip_keeps_the_sign_of_a_zero_on_a_tie_and_propagates_nan_as_numpy(dtyp
         assert got.dtype == expected.dtype
         np.testing.assert_array_equal(got, expected)
         np.testing.assert_array_equal(np.signbit(got), np.signbit(expected))
+
+
+def test_clip_into_a_read_only_output_is_a_value_error_before_its_casting_error():
+    # fuzz seed 420676: clip(bool view, 1, -1, out=the read-only broadcast view) raised the
+    # casting TypeError; NumPy checks that the output is writable first (ValueError)
+    x = np.zeros((3, 1), dtype=bool)
+    view = lnp.broadcast_to(lnp.asarray(x), (3, 2))
+    with pytest.raises(ValueError):
+        np.clip(np.broadcast_to(x, (3, 2)), 1, -1, out=np.broadcast_to(x, (3, 2)))
+    with pytest.raises(ValueError, match="read-only"):
+        lnp.clip(view, 1, -1, out=view)

@@ -116,6 +116,8 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
     kwargs.pop("subok", None)
     if kwargs:
         raise TypeError(f"clip() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    if isinstance(out, ndarray):       # NumPy refuses a read-only output before a type error
+        out._check_writeable()
     common = dict(out=out, where=where, dtype=dtype, casting=casting)
     if lo is None and hi is None:
         return call(np.positive, (a,), **common)
