@@ -212,3 +212,17 @@ def test_random_fused_chains_agree_with_numpy(program):
         want = S.apply_fused_program(np, data, steps)
     tolerance = {2: 1e-3, 4: 1e-4}.get(data.dtype.itemsize, 1e-10)
     S.assert_same(got[0], want, rtol=tolerance, atol=tolerance)
+
+
+def test_the_64_bit_index_module_gives_the_same_results(monkeypatch):
+    """Sizes at or above 2^30 select 64-bit index arithmetic (too large to run here): the
+    width is forced, and the program builds and runs its second module."""
+    x = _f((6, 300))
+    fn = lambda m, x: (_softmax(m, x), x.T[::-1] * 2.0, x.sum())      # noqa: E731
+    narrow, _ = run(fn, x)
+    monkeypatch.setattr(runtime, "index_bits", lambda counts: 64)
+    wide, program = run(fn, x)
+    assert [key[2] for key in program._modules] == [64]
+    assert "typedef lz_i64 lz_idx;" in program.source(64)
+    for a, b in zip(narrow, wide):
+        np.testing.assert_array_equal(a, b)
