@@ -320,3 +320,22 @@ def test_creation_never_syncs():
             lnp.full((2, 2), 7), lnp.linspace(lnp.zeros(2), 1, 3), lnp.geomspace(1, 100, 3)]
     _lazy_is_traced(tuple(made))
     assert lnp.metrics()["syncs"] == 0
+
+
+def test_asarray_of_a_scalar_result_is_a_new_array_whose_views_alias_it():
+    # fuzz seed 427467: np.asarray(a - 3) of a 0-d a stayed NumPy's (immutable) scalar, so
+    # its .T was a copy and missed a later write; NumPy's asarray makes a new 0-d array
+    x = np.array(0, dtype=np.uint16)
+    lazy = lnp.asarray(x)
+    scalar = lazy - 3
+    made, want = lnp.asarray(scalar), np.asarray(x - 3)
+    views, numpy_views = made.T, want.T
+    made[None] = 5
+    want[None] = 5
+    assert type(made) is lnp.ndarray
+    for got, expected in ((views, numpy_views), (scalar, x - 3), (lnp.asarray(scalar, dtype=np.float32),
+                                                                   np.asarray(x - 3, dtype=np.float32))):
+        assert np.asarray(got).dtype == np.asarray(expected).dtype
+        np.testing.assert_array_equal(np.asarray(got), expected)
+    with pytest.raises(ValueError):
+        lnp.asarray(scalar, copy=False)

@@ -14,7 +14,7 @@ from ..array.extension import extensible
 from ..expr import dtypes
 from ..array import layout as layouts
 from ..expr.symbolic import SymInt, as_index, is_symbolic
-from ..array.arraytype import ndarray, wrap, wrap_ordered
+from ..array.arraytype import ndarray, scalar_result, wrap, wrap_ordered
 from ..array.conversion import _contains_lazy, broadcast_node, cast, numpy_constant, to_node
 from ..expr import node as nodes
 from ..expr.elementwise import SELECT, UFUNC_OPS
@@ -70,6 +70,11 @@ def asarray(obj, dtype=None, order=None, *, copy=None, like=None):
         obj = obj.__lazynum_array__()
     if isinstance(obj, ndarray):
         same_dtype = dtype is None or obj.dtype == dtypes.normalize(dtype)
+        if type(obj) is scalar_result:     # NumPy's scalar becomes a new 0-d array (views alias it)
+            if copy is False:
+                raise ValueError("Unable to avoid copy while creating an array as requested.")
+            obj = wrap(obj._n())
+            return obj if same_dtype else astype(obj, dtype, order=order)
         if same_dtype and not copy and _has_order(obj._layout(), order):
             return obj
         if copy is False:
