@@ -184,16 +184,40 @@ def combiner(name: str):
     return functools.partial(combine, name=name)
 
 
-def combine_fields(x, axis=None, keepdims=True, *, names: tuple):
-    """``combine`` of each field ``r<k>`` of structured partials with reduction
-    ``names[k]`` (several reductions' partials, made by one task per block)."""
-    folded = [combine(x[f"r{k}"], axis, keepdims, name=name) for k, name in enumerate(names)]
+def combine_fields(x, axis=None, keepdims=True, *, items: tuple):
+    """Fold structured partials (several reductions' partials, made by one task per block):
+    ``items`` are ``(name, fields)``, ``name`` a reduction folding its one field with
+    ``combine``, or ``"moments"`` folding three (count, mean, squared deviations)."""
+    folded: dict = {}
+    for name, fields in items:
+        columns = [x[f"r{k}"] for k in fields]
+        if name == "moments":
+            values = combine_moments(*columns, axis=axis, keepdims=keepdims)
+        else:
+            values = (combine(columns[0], axis, keepdims, name=name),)
+        folded.update(zip(fields, values))
     out = np.empty(np.shape(folded[0]), x.dtype)
-    for k, value in enumerate(folded):
+    for k, value in folded.items():
         out[f"r{k}"] = value
     return out
 
 
-def fields_combiner(names: tuple):
-    """``combine_fields`` for reductions ``names``, as a picklable callable."""
-    return functools.partial(combine_fields, names=tuple(names))
+def fields_combiner(items: tuple):
+    """``combine_fields`` for ``items``, as a picklable callable."""
+    return functools.partial(combine_fields, items=tuple(items))
+
+
+def combine_moments(count, mean, squares, axis=None, keepdims=True):
+    """Chan's parallel fold of per-block (count, mean, sum of squared deviations from that
+    mean) into the same for their union, in float64: the squared deviations of the union
+    are the blocks' plus each block's count times its mean's squared distance to the
+    union's mean (no cancellation: every term is a sum of squares)."""
+    n = count.astype(np.float64)
+    m = mean.astype(np.float64)
+    total = n.sum(axis=axis, keepdims=True)
+    union = (n * m).sum(axis=axis, keepdims=True) / np.where(total > 0, total, 1)
+    spread = squares.astype(np.float64).sum(axis=axis, keepdims=True) \
+        + (n * (m - union) ** 2).sum(axis=axis, keepdims=True)
+    if not keepdims:
+        total, union, spread = (np.squeeze(v, axis=axis) for v in (total, union, spread))
+    return total, union, spread

@@ -27,9 +27,9 @@ import numpy as np
 from ..expr import node as nodes
 from ..expr.shapes import broadcast_shapes
 from ..runtime.sync import sync_nodes
-from . import algorithms, blocks, halo, source, views
+from . import algorithms, blocks, halo, source, spread, views
 from .reductions import Reduced, TreeReductions, pass_order
-from .region import Blockwise, Flat, Region
+from .region import Blockwise, Deferred, Flat, Region
 
 
 class Dist(NamedTuple):
@@ -60,7 +60,8 @@ class Translation:
         args = [self.value(a) for a in node.args]
         if all(isinstance(v, nodes.Node) for v in args):
             return node                   # computed here, by lazynum, when needed
-        args = [Dist(self.reductions.array(v)) if isinstance(v, Reduced) else v for v in args]
+        args = [Dist(self.reductions.array(v))
+                if isinstance(v, Reduced) and self.reductions.rank(v) else v for v in args]
         kind, name = node.op.kind, node.op.name
         if kind == "elementwise" or name == "assert_all":   # a check passes its value on
             return self._elementwise(node, args)
@@ -122,6 +123,8 @@ class Translation:
         region = self.region
         if isinstance(v, nodes.Node) and not arg.shape:
             return self._scalar(v)
+        if isinstance(v, Reduced):
+            return self._reduced(v)
         if isinstance(v, halo.Window):
             read = self._window(v, out_axes)
             if read is not None:
@@ -159,12 +162,26 @@ class Translation:
         """Any distributed value as a region value along its own axes."""
         if isinstance(v, Blockwise):
             return v
+        if isinstance(v, Reduced):
+            return self._reduced(v)
         if isinstance(v, halo.Window):
             read = self._window(v, [None] * len(v.group.shape))
             if read is not None:
                 return read
         array = self.to_dask(v, arg)
         return self.region.add_input(array, self.region.canonical_axes(array))
+
+    def blockwise_value(self, arg, v) -> Blockwise:
+        """Distributed value ``v`` (of node ``arg``) as a region value along its own axes."""
+        return self._blockwise(arg, v)
+
+    def _reduced(self, v: Reduced) -> Blockwise:
+        """A 0-d reduction result read in the region, its group still open to members that
+        do not read it (``reductions``); a larger one as its Dask array."""
+        if self.reductions.rank(v):
+            return self._blockwise(None, Dist(self.reductions.array(v)))
+        deferred = Deferred(f"lazynum-reduced-{v.group}-{v.index}", v, self.reductions.dtype(v))
+        return self.region.add_input(deferred, ())
 
     def _window(self, window, out_axes: list):
         """A stencil's shifted slice as a window into its overlapped base (``halo``), read
@@ -202,10 +219,12 @@ class Translation:
             return region.step(("op", node.op.name, attrs, (v.ref,)), kept, node.dtype)
         if not blocks.can_combine(node.op.name):
             raise self.unsupported(node, " across blocks")
+        moments = spread.match(self, node)
+        if moments is not None:
+            return moments
         partial = region.step(("op", node.op.name, attrs, (v.ref,)), kept, node.dtype)
-        spec = tuple(None if d in dims else a for d, a in enumerate(v.axes))
-        partial = region.step(("reshape", spec, partial.ref), v.axes, node.dtype)
-        return self.reductions.add(partial, dims, node.op.name, node.dtype, len(node.shape))
+        partial = spread.keepdims(region, partial, v.axes, dims)
+        return self.reductions.add((partial,), dims, node.op.name, node.dtype, len(node.shape))
 
     def _arg_reduction(self, node, v):
         axis = node.attrs[0]

@@ -38,10 +38,11 @@ class Reduced(NamedTuple):
 
 
 class _Member(NamedTuple):
-    partial: Blockwise        # the partial reduction, keepdims-shaped, along the input axes
-    name: str                 # the reduction primitive (reduce_sum, reduce_max, ...)
-    dtype: np.dtype
+    partials: tuple           # keepdims-shaped partial values along the input axes
+    name: str                 # the reduction primitive (reduce_sum, ...) or "moments"
+    dtype: np.dtype           # the result's
     rank: int                 # the result's rank
+    finish: object            # None, or a function of the folded fields' Dask arrays
 
 
 def pass_order(order) -> list:
@@ -60,47 +61,75 @@ class TreeReductions:
 
     def __init__(self, region):
         self.region = region
+        region.resolve = self.array    # a 0-d result read in the region: made when needed
         self._groups: list = []        # group -> (dims, [members])
         self._open: dict = {}          # (input axes, dims) -> open group
-        self._arrays: dict = {}        # group -> the members' Dask arrays
+        self._folded: dict = {}        # group -> per member, its folded fields' arrays
+        self._arrays: dict = {}        # Reduced -> its Dask array
 
-    def add(self, partial: Blockwise, dims: tuple, name: str, dtype, rank: int) -> Reduced:
-        key = (partial.axes, dims)
+    def add(self, partials, dims: tuple, name: str, dtype, rank: int, finish=None) -> Reduced:
+        """A reduction whose partial values (one, or a ``"moments"`` triple) are ``partials``,
+        combined over ``dims``; ``finish`` maps the folded arrays to the result."""
+        for deferred in self.region.deferred_inputs([p.ref for p in partials]):
+            self.array(deferred.value)         # its group must be made first: it is closed
+        key = (partials[0].axes, dims)
         group = self._open.get(key)
         if group is None:
             group = self._open[key] = len(self._groups)
             self._groups.append((dims, []))
         members = self._groups[group][1]
-        members.append(_Member(partial, name, np.dtype(dtype), rank))
+        members.append(_Member(tuple(partials), name, np.dtype(dtype), rank, finish))
         return Reduced(group, len(members) - 1)
+
+    def rank(self, value: Reduced) -> int:
+        return self._groups[value.group][1][value.index].rank
+
+    def dtype(self, value: Reduced) -> np.dtype:
+        return self._groups[value.group][1][value.index].dtype
 
     def array(self, value: Reduced):
         """The Dask array of a reduction's result (its group is made on first use)."""
-        arrays = self._arrays.get(value.group)
-        if arrays is None:
-            arrays = self._arrays[value.group] = self._make(value.group)
-        return arrays[value.index]
+        found = self._arrays.get(value)
+        if found is None:
+            folded = self._folded.get(value.group)
+            if folded is None:
+                folded = self._folded[value.group] = self._make(value.group)
+            member = self._groups[value.group][1][value.index]
+            fields = folded[value.index]
+            found = fields[0] if member.finish is None else member.finish(*fields)
+            self._arrays[value] = found
+        return found
 
     def _make(self, group: int) -> list:
+        """Per member, the Dask arrays of its folded fields."""
         import dask.array as da
         dims, members = self._groups[group]
-        key = (members[0].partial.axes, dims)
+        key = (members[0].partials[0].axes, dims)
         if self._open.get(key) == group:
             del self._open[key]
-        if len(members) == 1:
+        rank = members[0].rank
+        if len(members) == 1 and len(members[0].partials) == 1:
             (member,) = members
-            partials = self.region.materialize(member.partial, partial_axes=dims)
+            partials = self.region.materialize(member.partials[0], partial_axes=dims)
             combine = blocks.combiner(member.name)
             dtype, label = member.dtype, member.name
         else:
-            partials = self.region.materialize_fields([m.partial for m in members], dims)
-            combine = blocks.fields_combiner(tuple(m.name for m in members))
+            values = [p for m in members for p in m.partials]
+            partials = self.region.materialize_fields(values, dims)
+            items, first = [], 0
+            for m in members:
+                items.append((m.name, tuple(range(first, first + len(m.partials)))))
+                first += len(m.partials)
+            combine = blocks.fields_combiner(tuple(items))
             dtype, label = partials.dtype, "reductions"
-        rank = members[0].rank
         reduced = da.reduction(partials, blocks.keep, combine, axis=dims, keepdims=False,
                                dtype=dtype, combine=combine, concatenate=True,
                                name=f"lazynum-{label}-{partials.name[-32:]}",
                                meta=np.empty((0,) * rank, dtype))
-        if len(members) == 1:
-            return [reduced]
-        return [reduced[f"r{k}"] for k in range(len(members))]
+        if dtype.names is None:
+            return [(reduced,)]
+        out, first = [], 0
+        for m in members:
+            out.append(tuple(reduced[f"r{k}"] for k in range(first, first + len(m.partials))))
+            first += len(m.partials)
+        return out

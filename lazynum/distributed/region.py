@@ -37,6 +37,14 @@ class Flat(NamedTuple):
     inner: Blockwise
 
 
+class Deferred(NamedTuple):
+    """A 0-d input whose Dask array is made only when a program reading it is materialized
+    (a reduction's result: its group may still take members, ``reductions``)."""
+    name: str
+    value: object         # what ``Region.resolve`` turns into the Dask array
+    dtype: np.dtype
+
+
 class Region:
     """The translation's blockwise steps, inputs and index axes (see module docstring)."""
 
@@ -51,6 +59,7 @@ class Region:
         self.steps: list = []          # (step tuple, axes)
         self._along: dict = {}         # (ref, mapping) -> ref re-emitted along other axes
         self._materialized: dict = {}  # (ref, axes) -> dask array
+        self.resolve = None            # Deferred -> its Dask array (set by the translation)
 
     # --- index axes -----------------------------------------------------------------------
     def new_axis(self, extent: int, chunks: tuple) -> int:
@@ -89,7 +98,7 @@ class Region:
         axes = tuple(axes)
         wanted = {d: self.chunks[a] for d, a in enumerate(axes)
                   if a is not None and tuple(array.chunks[d]) != self.chunks[a]}
-        if wanted and window is None:
+        if wanted and window is None:           # (a Deferred input is 0-d: never here)
             array = array.rechunk(wanted)
         key = (array.name, axes, window)
         ref = self._input_refs.get(key)
@@ -149,7 +158,7 @@ class Region:
         if value.ref < 0 and not partial_axes:
             array, axes, window = self.inputs[-1 - value.ref]
             if axes == value.axes and window is None:
-                return array
+                return self._array(array)
         out = self._blockwise((value.ref,), value.axes, partial_axes, value.dtype)
         self._materialized[key] = out
         return out
@@ -173,6 +182,7 @@ class Region:
                 out_ind.append(f"n{len(new_axes) - 1}")
             else:
                 out_ind.append(letters[a])
+        inputs = [(self._array(array), axes, window) for array, axes, window in inputs]
         args, singles = [], 0
         for array, axes, _ in inputs:
             index = []
@@ -191,9 +201,15 @@ class Region:
                             name=f"lazynum-{self.label}-{token}",
                             meta=np.empty((0,) * len(value_axes), dtype))
 
-    def _program(self, refs: tuple):
-        """The steps ``refs`` need, renumbered, with their inputs and axis letters (a
-        program of one output, or of a tuple of outputs: ``blocks.Program``)."""
+    def _array(self, array):
+        return self.resolve(array.value) if isinstance(array, Deferred) else array
+
+    def deferred_inputs(self, refs) -> list:
+        """The ``Deferred`` inputs the values ``refs`` read."""
+        return [self.inputs[-1 - r][0] for r in self._needed(refs)
+                if r < 0 and isinstance(self.inputs[-1 - r][0], Deferred)]
+
+    def _needed(self, refs) -> set:
         needed, stack = set(), list(refs)
         while stack:
             r = stack.pop()
@@ -204,6 +220,12 @@ class Region:
                 step = self.steps[r][0]
                 stack.extend(step[3] if step[0] == "op" else
                              [step[2]] if step[0] == "reshape" else [])
+        return needed
+
+    def _program(self, refs: tuple):
+        """The steps ``refs`` need, renumbered, with their inputs and axis letters (a
+        program of one output, or of a tuple of outputs: ``blocks.Program``)."""
+        needed = self._needed(refs)
         input_refs = sorted((r for r in needed if r < 0), reverse=True)   # -1, -2, ...
         step_refs = sorted(r for r in needed if r >= 0)
         renumber = {r: -1 - k for k, r in enumerate(input_refs)}
