@@ -19,7 +19,8 @@ that read and write values of the group only within their own row (``z[i]``, or
 ``z[i, v]`` for a loop ``v`` over the c columns: a softmax over each row); views of their
 results (the backend checks at run time that a view keeps rows in place, else it runs the
 group unblocked); ``E2`` a matmul that contracts over the n rows, one operand computed in
-the group (``r`` as (n,) or (n, c)), the other not (``X.T``).  Softmax regression's
+the group (``r`` as (n,) or (n, c)), the other not (``X.T``; the backend checks at run
+time that it is ``X``'s memory, where the reuse is).  Softmax regression's
 ``X.T @ (softmax(X @ W) - Y)`` is one.
 """
 from __future__ import annotations

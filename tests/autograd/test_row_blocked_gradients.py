@@ -28,7 +28,8 @@ TALL = 5000
 
 @pytest.fixture
 def blocked_runs(monkeypatch):
-    """Blocks of 16 rows (whatever X's width), and a list of each group run's result."""
+    """Blocks of 16 rows (whatever X's width, however small X), and a list of each group
+    run's result."""
     runs = []
     original = row_blocked.run_group
 
@@ -38,6 +39,7 @@ def blocked_runs(monkeypatch):
         return done
     monkeypatch.setattr(row_blocked, "BLOCK_BYTES", 1)
     monkeypatch.setattr(row_blocked, "MIN_BLOCK_ROWS", 16)
+    monkeypatch.setattr(row_blocked, "MIN_X_BYTES", 0)
     monkeypatch.setattr(row_blocked, "run_group", spy)
     return runs
 
@@ -203,3 +205,13 @@ def test_row_work_reading_another_row_is_not_blocked(blocked_runs):
     assert programs[-1].row_blocks == () and blocked_runs == []
     z = X @ w
     np.testing.assert_allclose(out, X.T @ (z * np.roll(z, 1)), rtol=1e-12)
+
+
+def test_a_matrix_that_fits_in_cache_runs_unblocked(blocked_runs, monkeypatch):
+    monkeypatch.setattr(row_blocked, "MIN_X_BYTES", 1 << 20)
+    X, y, w = _data(200, 4)                          # 6.4 kB
+    lX, ly = lnp.asarray(X), lnp.asarray(y)
+    with on_llvm() as programs:
+        grad = np.asarray(lnp.grad(lambda v: _logistic(lnp, v, lX, ly))(lnp.asarray(w)))
+    assert programs[-1].row_blocks and blocked_runs == [False]
+    np.testing.assert_allclose(grad, _logistic_numpy_gradient(w, X, y), rtol=1e-10, atol=1e-14)

@@ -7,7 +7,8 @@ the range of its outer loop), then ``X[b].T @ r[b]`` added to the result.  The b
 ``X`` is read from memory once and from cache the second time.
 
 Everything is checked before the first block; where a check fails (a view that moves rows,
-a size too small for two blocks) ``run_group`` returns False having computed nothing the
+an ``X`` small enough to stay in cache, too few rows for two blocks, a second product that
+does not read ``X``) ``run_group`` returns False having computed nothing the
 ordinary run would not recompute, and the program runs the group's steps in order.
 """
 from __future__ import annotations
@@ -23,6 +24,10 @@ from . import blas_threads, fp_flags, workers
 # a 10^6 x 100 float32 X: 8192-row blocks, 3.2 MB, were fastest).
 BLOCK_BYTES = 3 << 20
 MIN_BLOCK_ROWS = 256
+# Below this size X stays in the last-level cache between the two products anyway, and
+# blocking only multiplies BLAS calls (a 2-layer MLP's 8 MB hidden layer ran slower
+# blocked: each small threaded call synchronizes BLAS's threads).
+MIN_X_BYTES = 32 << 20
 
 
 def block_rows(x) -> int:
@@ -61,7 +66,7 @@ def run_group(program, first, last, values, addresses, sizes, param_base, thread
     x, w = values[e1.args[0]], values[e1.args[1]]
     n = x.shape[0]
     rows = block_rows(x)
-    if x.ndim != 2 or w.ndim not in (1, 2) or n < 2 * rows:
+    if x.ndim != 2 or w.ndim not in (1, 2) or n < 2 * rows or x.nbytes < MIN_X_BYTES:
         return False
     produced = {e1.out}
     dtype = program.values[e1.out - program.n_inputs][0]
@@ -84,8 +89,9 @@ def run_group(program, first, last, values, addresses, sizes, param_base, thread
         else:
             return False
     product = _blocked_product(values, e2, produced, n)
-    if product is None:
-        return False
+    other = next(values[k] for k in e2.args if k not in produced)
+    if product is None or not np.may_share_memory(other, x):
+        return False        # the second product must read X again (X.T): else no reuse
     parts = _parts(threads, n, rows)
     # Each part sums its rows' products on its own; the parts are added in order.
     totals = [None] * parts
