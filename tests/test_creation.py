@@ -339,3 +339,18 @@ def test_asarray_of_a_scalar_result_is_a_new_array_whose_views_alias_it():
         np.testing.assert_array_equal(np.asarray(got), expected)
     with pytest.raises(ValueError):
         lnp.asarray(scalar, copy=False)
+
+
+def test_astype_of_a_scalar_result_is_a_scalar_result():
+    # fuzz seed 434207: float() of (a - a).astype(complex64) for a 0-d a raised TypeError (a
+    # 0-d array's rule); NumPy's scalar astype is a scalar, whose float() is its real part
+    x = np.array(3, dtype=np.int8)
+    lazy = lnp.asarray(x)
+    converted, want = (lazy - lazy).astype(np.complex64), (x - x).astype(np.complex64)
+    with pytest.warns(np.exceptions.ComplexWarning):
+        assert float(converted) == float(want) == 0.0
+    total = lnp.asarray(np.arange(3)).sum().astype(np.float32)
+    kept = total
+    total += 1                              # a scalar rebinds: kept keeps its value
+    assert float(kept) == 3.0 and float(total) == 4.0
+    assert type(lazy.astype(np.float32)) is lnp.ndarray      # a 0-d array stays an array

@@ -14,7 +14,7 @@ from ..array.extension import extensible
 from ..expr import dtypes
 from ..array import layout as layouts
 from ..expr.symbolic import SymInt, as_index, is_symbolic
-from ..array.arraytype import ndarray, scalar_result, wrap, wrap_ordered
+from ..array.arraytype import ndarray, scalar_result, wrap, wrap_ordered, wrap_scalar
 from ..array.conversion import _contains_lazy, broadcast_node, cast, numpy_constant, to_node
 from ..expr import node as nodes
 from ..expr.elementwise import SELECT, UFUNC_OPS
@@ -204,14 +204,18 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None):
 
 def astype(x, dtype, order="K", casting="unsafe", subok=True, copy=True):
     """``x`` converted to ``dtype`` (NumPy's unsafe casting by default), in the memory
-    order ``order`` gives (NumPy's default 'K' keeps a transposed input's order)."""
-    x = asarray(x)
+    order ``order`` gives (NumPy's default 'K' keeps a transposed input's order).  A scalar
+    result converts to a scalar result, as NumPy's scalar ``astype`` returns a scalar."""
+    scalar = type(x) is scalar_result
+    x = x if scalar else asarray(x)
     order = layouts.order_code(order)
     dt = dtypes.normalize(dtype)
     if not np.can_cast(x.dtype, dt, casting):
         raise TypeError(f"Cannot cast array data from {x.dtype!r} to {dt!r} according to the rule '{casting}'")
     if dt == x.dtype and not copy and _has_order(x._layout(), order):
         return x
+    if scalar:
+        return wrap_scalar(cast(x._n(), dt))
     return wrap_ordered(cast(x._n(), dt), layouts.new_array_order(x._layout(), order))
 
 
