@@ -169,7 +169,7 @@ def test_scatters_combine_private_copies_in_part_order():
 
 
 def test_kmeans_assignment_and_sums_in_one_scatter_kernel():
-    points = _f((700, 2)) + RNG.integers(0, 3, (700, 1)) * 4.0
+    points = _f((300, 2)) + RNG.integers(0, 3, (300, 1)) * 4.0
     centers = points[:5].copy()
 
     def step(m, p, c):
@@ -192,7 +192,7 @@ def test_a_kernel_not_rendered_yet_runs_the_program_on_the_host_and_says_why(mon
 
 
 def test_a_reduction_nested_in_its_consumers_loop_runs_per_thread():
-    points, centers = _f((1001, 3)), _f((7, 3))
+    points, centers = _f((401, 3)), _f((7, 3))
     points[5] = centers[2]                      # a distance of exactly 0
     program = expect(lambda m, p, c: ((p[:, None, :] - c[None, :, :]) ** 2).sum(axis=2).argmin(axis=1),
                      points, centers)
@@ -200,7 +200,7 @@ def test_a_reduction_nested_in_its_consumers_loop_runs_per_thread():
     assert any(phase.nested for k in program.plan.kernels for phase in k.phases)
 
 
-@settings(max_examples=12)
+@settings(max_examples=10)
 @given(S.fused_programs())
 def test_random_fused_chains_agree_with_numpy(program):
     """The project's random fused chains (pointwise ops, broadcasts, views, reductions),
