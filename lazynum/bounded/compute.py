@@ -144,7 +144,7 @@ def ufunc(uf, inputs, kwargs):
     try:
         arrays, sizes = align(inputs)
     except ValueError:
-        _numpy_result_dtype(uf, inputs, kwargs)   # NumPy's type error comes before its shape error
+        numpy_result_dtype(uf, inputs, kwargs)   # NumPy's type error comes before its shape error
         raise
     with fp_state.suspended():
         # The padding (and a selection's unselected rows) hold values NumPy never computes
@@ -179,7 +179,7 @@ def _padded_ufunc(uf, inputs, arrays, sizes, kwargs):
     return _wrap(result, sizes)
 
 
-def _numpy_result_dtype(uf, arrays, kwargs):
+def numpy_result_dtype(uf, arrays, kwargs):
     """The dtype of ``uf(*arrays)`` (single output) by NumPy's own resolution, on empty
     stand-ins (Python scalars stay weak), computing nothing."""
     probes = [a if isinstance(a, (bool, int, float, complex, np.generic)) else
@@ -192,7 +192,7 @@ def _integer_power_dtype(uf, arrays, kwargs):
     """The integer result dtype of ``power(*arrays)``, or None for another ufunc or kind."""
     if uf is not np.power:
         return None
-    dtype = _numpy_result_dtype(uf, arrays, kwargs)
+    dtype = numpy_result_dtype(uf, arrays, kwargs)
     return dtype if dtype.kind in "iu" else None
 
 
@@ -207,7 +207,7 @@ def _into(uf, inputs, out, dtype):
     """``uf(*inputs, out=out)``: the bounded result written into ``out`` (no sync)."""
     (out._data if isinstance(out, BoundedArray) else out)._check_writeable()   # NumPy's order
     kwargs = {} if dtype is None else {"dtype": dtype}
-    produced = _numpy_result_dtype(uf, inputs, kwargs)     # NumPy's order: casting, then shapes
+    produced = numpy_result_dtype(uf, inputs, kwargs)     # NumPy's order: casting, then shapes
     if not np.can_cast(produced, out.dtype, "same_kind"):
         raise TypeError(f"Cannot cast ufunc '{uf.__name__}' output from {produced!r} to "
                         f"{out.dtype!r} with casting rule 'same_kind'")

@@ -54,10 +54,12 @@ def _inplace(name):
     uf = getattr(np, name)
 
     def method(self, other):
-        result = compute.ufunc(*_operator_ufunc(uf, self, other), {})
-        if not np.can_cast(result.dtype, self.dtype, "same_kind"):
-            raise TypeError(f"Cannot cast ufunc '{name}' output from {result.dtype} to "
-                            f"{self.dtype} with casting rule 'same_kind'")
+        ufunc, inputs = _operator_ufunc(uf, self, other)
+        produced = compute.numpy_result_dtype(ufunc, inputs, {})   # NumPy: casting, then shapes
+        if not np.can_cast(produced, self.dtype, "same_kind"):
+            raise TypeError(f"Cannot cast ufunc '{ufunc.__name__}' output from {produced!r} to "
+                            f"{self.dtype!r} with casting rule 'same_kind'")
+        result = compute.ufunc(ufunc, inputs, {})
         self._store(compute.conformed(result, self, name))
         return self
     return method

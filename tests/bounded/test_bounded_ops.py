@@ -396,3 +396,19 @@ def test_a_ufunc_type_error_comes_before_a_bounded_shape_error():
         lnp.zeros(3) ^ selected
     with pytest.raises(ValueError):      # at the call, or at the sync (a run-time size)
         np.asarray(lnp.zeros(3) + selected)
+
+
+def test_in_place_casting_error_comes_before_a_bounded_shape_error():
+    # fuzz seed 435336: flags[flags] += int8 selection (known, mismatched sizes) raised the
+    # bounded broadcast ValueError; NumPy's in-place casting TypeError comes first
+    flags = lnp.asarray(np.array([True, False, True]))
+    values = lnp.asarray(np.array([1, 5], dtype=np.int8))
+    picked, none = values[values > 2], values[values > 9]
+    np.asarray(picked), np.asarray(none)  # known sizes: the shape check can run at the call
+    selected = flags[flags]
+    np.asarray(selected)
+    with pytest.raises(TypeError, match="same_kind"):
+        selected += none                  # sizes 2 and 0
+    numbers = lnp.asarray(np.array([1, 2, 3]))[lnp.asarray(np.array([True, False, True]))]
+    numbers += picked                     # sizes 2 and 1 broadcast
+    assert_same(numbers, np.array([6, 8]))
