@@ -4,7 +4,8 @@
     python -m bench.cuda_fused --sizes 1e6 --libraries lazynum,cupy --json out.json
     python -m bench.cuda_fused --smoke             # no GPU: lazynum on the CPU emulator at
                                                    # 10^4, values checked, nothing timed
-    python -m bench.cuda_fused --agreement --sizes 1e4,1e5   # GPU outputs = emulator's
+    python -m bench.cuda_fused --agreement --per-kernel --sizes 1e4,1e5
+                                                   # GPU outputs = emulator's, per kernel
 
 Workloads (float32, each written once over a NumPy-like namespace ``xp``; torch and jax get
 their idiomatic spelling where the namespaces differ): fused elementwise, Black-Scholes,
@@ -346,6 +347,8 @@ def smoke() -> int:
     against NumPy (the script's own check; nothing is timed)."""
     os.environ.update(_LAZYNUM_ENVIRONMENT, LAZYNUM_CUDA_DEVICE="emulator")
     import lazynum
+    from lazynum.control import settings as lazynum_settings
+    lazynum_settings.reload_from_environment()
     failures = 0
     for name, workload in WORKLOADS.items():
         arrays = inputs(name, 10**4)
@@ -357,13 +360,23 @@ def smoke() -> int:
     return failures
 
 
-def agreement(sizes) -> int:
+def agreement(sizes, per_kernel=False) -> int:
     """On a GPU: every workload through lazynum on the GPU and on the CPU emulator (grids
     capped alike, so split reductions have the same parts and combine in the same order);
     prints the largest difference per workload and returns how many differ beyond ulp-scale
-    (libdevice against the host's libm: docs/cuda.md)."""
+    (libdevice against the host's libm: docs/cuda.md).  ``per_kernel``: the GPU device is
+    a ``comparing.ComparingDevice`` (each launch also on the emulator, every kernel's
+    output compared), and each kernel's largest difference is printed too."""
     os.environ.update(_LAZYNUM_ENVIRONMENT)
     import lazynum
+    from lazynum.control import settings as lazynum_settings
+    lazynum_settings.reload_from_environment()     # (lazynum may be imported already)
+    if per_kernel:      # every launch on the GPU and the emulator, each kernel's output compared
+        from lazynum.backends.cuda import runtime
+        from lazynum.backends.cuda.comparing import ComparingDevice
+        from lazynum.backends.cuda.cupy_device import CupyDevice
+        from lazynum.backends.cuda.emulator import EmulatorDevice
+        comparing = runtime._devices["cupy"] = ComparingDevice(CupyDevice(), EmulatorDevice())
     failures = 0
     for name, workload in WORKLOADS.items():
         for n in sizes:
@@ -379,6 +392,10 @@ def agreement(sizes) -> int:
             ok = gpu.dtype == emulated.dtype and gpu.shape == emulated.shape and worst < 1e-5
             failures += not ok
             print(f"{name:22s} {n:>8.0e} max relative difference {worst:.2e} {'' if ok else 'DIFFERS'}")
+    if per_kernel:
+        for function, worst in sorted(comparing.differences.items(), key=lambda kv: -kv[1]):
+            print(f"kernel {function}: GPU vs emulator, max relative difference {worst:.2e}")
+        failures += sum(worst >= 1e-5 for worst in comparing.differences.values())
     return failures
 
 
@@ -408,6 +425,8 @@ def main(argv=None) -> int:
     parser.add_argument("--smoke", action="store_true")
     parser.add_argument("--agreement", action="store_true",
                         help="GPU against emulator outputs, every workload (sizes: --sizes)")
+    parser.add_argument("--per-kernel", action="store_true",
+                        help="with --agreement: also compare every kernel launch's output")
     args = parser.parse_args(argv)
     sizes = [int(float(s)) for s in args.sizes.split(",")]
     if args.smoke:
@@ -424,7 +443,7 @@ def main(argv=None) -> int:
               "(--smoke checks the workloads on the CPU emulator)")
         return 0
     if args.agreement:
-        return agreement(sizes)
+        return agreement(sizes, args.per_kernel)
     rows = []
     for library in args.libraries.split(","):
         done = subprocess.run([sys.executable, "-m", "bench.cuda_fused", "--worker", library,

@@ -9,7 +9,8 @@ on the CPU emulator.
 - ``nvrtc``: CUDA C -> cubin (no driver needed);
 - ``device``: the seam (alloc, copies, compile, launch, synchronize); ``cupy_device`` (a
   GPU through CuPy, not run on a GPU yet) and ``emulator`` (the same CUDA C on the CPU,
-  ``emulator.h``: threads of a block as fibers) implement it;
+  ``emulator.h``: threads of a block as fibers) implement it, and ``comparing`` runs every
+  launch on two devices and compares what each kernel wrote (a GPU against the emulator);
 - ``runtime``: a plan's steps through the seam (``LAZYNUM_CUDA_DEVICE`` picks the device).
 
 Backend contract (``lazynum.backends``): ``compile(cut)``; programs live in memory only
