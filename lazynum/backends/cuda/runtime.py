@@ -88,6 +88,9 @@ class HostProgram:
     def run(self, inputs, sizes, sites=None) -> list:
         return self.program.run(inputs, sizes, sites)
 
+    def describe(self) -> str:
+        return f"host: the whole program, op by op with NumPy ({self.why})"
+
     def to_bytes(self) -> bytes:
         raise TypeError("CUDA programs are kept in memory only")
 
@@ -213,6 +216,19 @@ class Program:
 
     def to_bytes(self) -> bytes:
         raise TypeError("CUDA programs are kept in memory only")
+
+    def describe(self) -> str:
+        """Each step: a kernel's functions with their grid form, or an extern op run on
+        the host."""
+        lines = []
+        for step in self.plan.steps:
+            if isinstance(step, KernelStep):
+                functions = codegen.kernel_functions(self.templates[step.name])
+                lines.append(f"launch {', '.join(f for f, _ in functions)} "
+                             f"({self.shapes[step.name].form} form)")
+            else:
+                lines.append(f"host: {step.op.name} (NumPy, values {step.args}) -> value {step.out}")
+        return "\n".join(lines)
 
     @property
     def kernel_count(self) -> int:

@@ -150,6 +150,8 @@ def test_extern_steps_run_on_the_host_and_are_named():
     a, b = _f((20, 30)), _f((30, 10))
     program = expect(lambda m, a, b: m.exp(a @ b).sum(axis=0), a, b, rtol=1e-12)
     assert "matmul" in program.host_steps and not program.on_host
+    text = program.describe()
+    assert "host: matmul" in text and "(rows form)" in text
 
 
 def test_scatters_combine_private_copies_in_part_order():
@@ -189,6 +191,7 @@ def test_a_kernel_not_rendered_yet_runs_the_program_on_the_host_and_says_why(mon
     idx = RNG.integers(0, 9, 100)
     program = expect(lambda m, i: m.bincount(i * 2 % 7, minlength=9) + 1, idx)
     assert program.on_host and "not rendered (test)" in program.why
+    assert "not rendered (test)" in program.describe()
 
 
 def test_a_reduction_nested_in_its_consumers_loop_runs_per_thread():
