@@ -34,6 +34,9 @@ FLAGS = ("-std=c++17", "-O1", "-fPIC", "-shared", "-ffp-contract=off", "-fno-fas
          "-U_FORTIFY_SOURCE", "-w")
 ORDERS = {"forward": 0, "reversed": 1}      # else an integer: a seeded order (mode 2)
 DEFAULT_MAX_BLOCKS = 4      # the emulator's grid cap when LAZYNUM_CUDA_MAX_BLOCKS is 0
+# One launch at a time in the process: a module's scheduler state is global to its shared
+# object, and two devices compiling the same text load the same one.
+_LAUNCH_LOCK = threading.Lock()
 
 
 class EmulatedArray:
@@ -79,7 +82,7 @@ class EmulatorDevice(Device):
         self.compiler = _compiler()
         self.arch = f"emulator-{_compiler_id(self.compiler)}"
         self._modules: dict = {}
-        self._lock = threading.Lock()       # the emulator's scheduler state is per module
+        self._lock = threading.Lock()       # (this device's module table)
         self.launches = 0                   # kernel launches so far (tests count them)
 
     # -- memory ---------------------------------------------------------------------------
@@ -123,7 +126,7 @@ class EmulatorDevice(Device):
         values = [_argument(a) for a in args]
         pointers = (ctypes.c_void_p * max(len(values), 1))(*[ctypes.addressof(v) for v in values])
         mode, seed = _order()
-        with self._lock:
+        with _LAUNCH_LOCK:
             ok = module.library.lz_emu_launch(module.launchers[function], pointers, grid, block,
                                               mode, seed)
             self.launches += 1
