@@ -39,12 +39,25 @@ DEFAULT_MAX_BLOCKS = 4      # the emulator's grid cap when LAZYNUM_CUDA_MAX_BLOC
 _LAUNCH_LOCK = threading.Lock()
 
 
-class EmulatedArray:
-    """A buffer of the emulator's device memory (``data``: a C-contiguous host array)."""
-    __slots__ = ("data",)
+GUARD = 64                  # canary bytes on each side of every device buffer
+CANARY = 0xA5
 
-    def __init__(self, data: np.ndarray):
-        self.data = data
+
+class EmulatedArray:
+    """A buffer of the emulator's device memory: ``data`` (a C-contiguous host array) in
+    the middle of ``raw``, between two ``GUARD``-byte runs of ``CANARY`` that ``intact``
+    checks after each launch (a kernel writing outside its buffer is an error here, where
+    a GPU would corrupt memory silently)."""
+    __slots__ = ("data", "raw")
+
+    def __init__(self, shape, dtype):
+        dtype = np.dtype(dtype)
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        self.raw = np.full(nbytes + 2 * GUARD, CANARY, np.uint8)
+        self.data = self.raw[GUARD:GUARD + nbytes].view(dtype).reshape(shape)
+
+    def intact(self) -> bool:
+        return bool((self.raw[:GUARD] == CANARY).all() and (self.raw[-GUARD:] == CANARY).all())
 
     @property
     def shape(self) -> tuple:
@@ -87,10 +100,13 @@ class EmulatorDevice(Device):
 
     # -- memory ---------------------------------------------------------------------------
     def empty(self, shape, dtype) -> EmulatedArray:
-        return EmulatedArray(np.empty(shape, dtype))
+        return EmulatedArray(shape, dtype)
 
     def to_device(self, array) -> EmulatedArray:
-        return EmulatedArray(np.array(array, order="C", copy=True))
+        array = np.asarray(array)
+        buffer = EmulatedArray(array.shape, array.dtype)
+        buffer.data[...] = array
+        return buffer
 
     def to_host(self, buffer: EmulatedArray) -> np.ndarray:
         return buffer.data.copy()
@@ -133,6 +149,10 @@ class EmulatorDevice(Device):
             if not ok:
                 raise LaunchError(f"emulated launch of {function} ({grid} blocks of {block} "
                                   f"threads): {module.library.lz_emu_last_error().decode()}")
+        for position, a in enumerate(args):
+            if isinstance(a, EmulatedArray) and not a.intact():
+                raise LaunchError(f"emulated launch of {function}: argument {position} "
+                                  f"({a.dtype}{list(a.shape)}) was written outside its bounds")
 
     def synchronize(self) -> None:
         """Launches run to completion when called: nothing is in flight."""

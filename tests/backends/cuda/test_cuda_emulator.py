@@ -39,8 +39,12 @@ extern "C" __global__ void partial_shuffle(int* __restrict__ out) {
   if (threadIdx.x % 32 < 16) v = __shfl_down_sync(0xffffffffu, v, 1);
   out[threadIdx.x] = v;
 }
+extern "C" __global__ void one_past_the_end(int* __restrict__ out) {
+  out[threadIdx.x + 1] = 7;
+}
 '''
-FUNCTIONS = ["warp_sums", "block_reverse", "divergent_barrier", "partial_shuffle"]
+FUNCTIONS = ["warp_sums", "block_reverse", "divergent_barrier", "partial_shuffle",
+             "one_past_the_end"]
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +77,13 @@ def test_a_barrier_some_threads_never_reach_is_an_error_not_a_hang(device, modul
     with pytest.raises(LaunchError, match="warp shuffle"):
         device.launch(module, "partial_shuffle", 1, 64, [out])
     device.launch(module, "block_reverse", 1, 32, [device.to_device(np.arange(32, dtype=np.int32)), out])
+
+
+def test_a_write_outside_a_buffer_is_an_error(device, module):
+    out = device.empty((32,), np.int32)
+    with pytest.raises(LaunchError, match="argument 0 .* written outside its bounds"):
+        device.launch(module, "one_past_the_end", 1, 32, [out])
+    device.launch(module, "one_past_the_end", 1, 31, [device.empty((32,), np.int32)])
 
 
 def test_an_argument_of_a_python_type_is_refused(device, module):
