@@ -10,21 +10,22 @@ compile per new program, fibers per thread): not part of the default run.
 """
 import os
 
-os.environ["LAZYNUM_CUDA_DEVICE"] = "emulator"
-os.environ["LAZYNUM_CUDA_MAX_BLOCKS"] = "2"
-os.environ["LAZYNUM_IMMEDIATE_BELOW"] = "0"
-
-import lazynum  # noqa: E402
-from lazynum.control import settings  # noqa: E402
-
-_config = settings.config
+# The suite's environment (tests/conftest.py sets the same; a plugin loads before it).
+os.environ.update(LAZYNUM_CACHE_DIR="off", LAZYNUM_RECOMPILE_LIMIT="0", LAZYNUM_COMPILE="eager",
+                  LAZYNUM_CUDA_DEVICE="emulator", LAZYNUM_CUDA_MAX_BLOCKS="2",
+                  LAZYNUM_IMMEDIATE_BELOW="0")
 
 
-def _cuda_instead_of_llvm(**overrides):
-    if overrides.get("backend") == "llvm":
-        overrides["backend"] = "cuda"
-    return _config(**overrides)
+def pytest_configure(config):
+    import lazynum
+    from lazynum.control import settings
+    settings.reload_from_environment()
+    plain = settings.config
 
+    def cuda_instead_of_llvm(**overrides):
+        if overrides.get("backend") == "llvm":
+            overrides["backend"] = "cuda"
+        return plain(**overrides)
 
-settings.config = _cuda_instead_of_llvm
-lazynum.config = _cuda_instead_of_llvm
+    settings.config = cuda_instead_of_llvm
+    lazynum.config = cuda_instead_of_llvm
