@@ -146,15 +146,21 @@ def test_floating_point_warnings_of_blocked_kernels_are_numpys(blocked_runs):
     np.testing.assert_array_equal(np.isinf(out), np.isinf(expected))
 
 
-def test_the_group_survives_storing_the_program():
-    X, y, w = _data(40, 3)
+def test_a_stored_program_runs_its_group_blocked_again(blocked_runs):
+    X, y, w = _data(200, 3)
     lX, ly = lnp.asarray(X), lnp.asarray(y)
     with on_llvm() as programs:
-        lnp.sync(lnp.grad(lambda v: _logistic(lnp, v, lX, ly))(lnp.asarray(w)))
+        grad = np.asarray(lnp.grad(lambda v: _logistic(lnp, v, lX, ly))(lnp.asarray(w)))
     import lazynum.backends.llvm as llvm_backend
     program = programs[-1]
-    assert llvm_backend.load(program.to_bytes()).row_blocks == program.row_blocks != ()
-    assert all(isinstance(s, (ExternStep, KernelStep)) for s in program.steps)
+    loaded = llvm_backend.load(program.to_bytes())
+    assert loaded.row_blocks == program.row_blocks != ()
+    assert all(isinstance(s, (ExternStep, KernelStep)) for s in loaded.steps)
+    inputs, sizes = program.last_call
+    outputs = loaded.run(inputs, sizes)
+    assert blocked_runs == [True, True]
+    assert any(np.array_equal(np.asarray(out).reshape(grad.shape), grad)
+               for out in outputs if np.size(out) == grad.size)
 
 
 @pytest.mark.skipif(blas_threads.set_local is None, reason="NumPy's BLAS is not OpenBLAS")
