@@ -327,3 +327,18 @@ def test_clip_into_a_read_only_output_is_a_value_error_before_its_casting_error(
         np.clip(np.broadcast_to(x, (3, 2)), 1, -1, out=np.broadcast_to(x, (3, 2)))
     with pytest.raises(ValueError, match="read-only"):
         lnp.clip(view, 1, -1, out=view)
+
+
+@pytest.mark.parametrize("dtype", [np.uint16, np.int8, np.complex128, np.float32])
+@pytest.mark.parametrize("decimals", [0, 1, -1])
+def test_round_keeps_the_memory_order_of_its_input(dtype, decimals):
+    # fuzz seed 449434: round of a transposed integer array was C-ordered, so its ravel was
+    # a view that a later write to the result reached; NumPy's is a copy in order 'K'
+    x = np.arange(6).reshape(1, 2, 3).astype(dtype)
+    got, want = lnp.round(lnp.asarray(x).T, decimals), np.round(x.T, decimals)
+    assert (got.flags.c_contiguous, got.flags.f_contiguous) == (want.flags.c_contiguous, want.flags.f_contiguous)
+    flat, numpy_flat = got.ravel(), want.ravel()
+    got += 3
+    want += 3
+    np.testing.assert_array_equal(np.asarray(flat), numpy_flat)
+    np.testing.assert_array_equal(np.asarray(got), want)

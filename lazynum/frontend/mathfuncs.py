@@ -197,11 +197,12 @@ def around(a, decimals=0, out=None):
     a = to_array(a)
     decimals = operator.index(decimals)
     is_int = a.dtype.kind in "iu"
+    order = result_order((a,), a.shape)      # NumPy's copy keeps a's memory order ('K')
     if decimals >= 0 and is_int:
-        return wrap(a._n()) if out is None else _assign(out, a)
+        return wrap_ordered(a._n(), order) if out is None else _assign(out, a)
     if a.dtype.kind == "c":     # NumPy rounds the real and the imaginary part separately
         parts = (around(wrap(part(a._n())), decimals)._n() for part in (real_node, imag_node))
-        result = wrap(complex_node(*parts))
+        result = wrap_ordered(complex_node(*parts), order)
         return result if out is None else _assign(out, result)
     if decimals == 0:
         return call(np.rint, (a,), out=out)
@@ -212,7 +213,7 @@ def around(a, decimals=0, out=None):
     if out is None:
         if is_int:     # through a float64 temporary, cast back at the end
             result = call(op2, (call(np.rint, (call(op1, (a, f)),)), f))
-            return wrap(cast(result._n(), a.dtype))
+            return wrap_ordered(cast(result._n(), a.dtype), order)
         if a.dtype.kind == "f":
             ret = call(op1, (a, f))     # a new array in a's memory order ('K'), as NumPy's
         else:                           # into a's dtype: NumPy's casting error for bool
