@@ -12,6 +12,10 @@ os.environ["LAZYNUM_RECOMPILE_LIMIT"] = "0"
 # Tests of the compiled backend run its compiled tier deterministically: every new program
 # compiles before it runs (tests/runtime/test_tiers.py turns the background tier on).
 os.environ["LAZYNUM_COMPILE"] = "eager"
+# Tests assert the lazy contract (one sync, N kernels, errors at the sync) on small arrays,
+# which the immediate tier would compute at once: it is off unless a test turns it on
+# (tests/runtime/test_immediate.py; the fuzz slice's ``immediate`` backend mixes both).
+os.environ["LAZYNUM_IMMEDIATE_BELOW"] = "0"
 
 # "ci" is deterministic (derandomized, fixed example budget) so CI runs are reproducible;
 # "dev" explores more with fresh randomness: HYPOTHESIS_PROFILE=dev pytest

@@ -66,6 +66,17 @@ def test_random_programs_switching_tiers_match_numpy_on_every_run():
     assert failures == []
 
 
+def test_random_programs_mixing_immediate_and_recorded_ops_match_numpy():
+    """The ``immediate`` fuzz backend: small arrays computed at once by the immediate tier,
+    larger ones recorded and compiled, each reading the other."""
+    failures = []
+    for seed in range(FIRST_SEED + PROGRAMS, FIRST_SEED + PROGRAMS + 8):
+        result = check(_program(seed), lazynum, "immediate")
+        if result.status == "fail":
+            failures.append((seed, result.failure.category))
+    assert failures == []
+
+
 def test_the_slice_exercises_every_statement_kind_and_numpy_errors():
     programs = [_program(seed) for seed in range(FIRST_SEED, FIRST_SEED + PROGRAMS)]
     assert {statement.group for program in programs for statement in program.statements} == set(KINDS)

@@ -37,7 +37,8 @@ def parse(argv):
     parser.add_argument("--seed", type=int, default=0, help="first seed (programs use seed..seed+programs-1)")
     parser.add_argument("--backend", default="llvm",
                         help="llvm, numpy, tiers (llvm under LAZYNUM_COMPILE=background, each "
-                             "program run 3 times), or both (llvm,numpy); comma-separated")
+                             "program run 3 times), immediate (llvm with the immediate tier on "
+                             "for the smallest arrays), or both (llvm,numpy); comma-separated")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", default=os.path.join(tempfile.gettempdir(), "lazynum-fuzz"),
                         help="directory for reproducer scripts")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import cmath
 import dataclasses
 import math
+import os
 import re
 import traceback
 import warnings
@@ -327,11 +328,21 @@ class Result:
 TIER_RUNS = 3
 
 
+# ``immediate`` is llvm with the immediate tier on below IMMEDIATE_BELOW elements: the fuzzer's
+# small arrays then mix values computed at once with recorded ops that read them (and the
+# other way round), compiled (LAZYNUM_FUZZ_IMMEDIATE_BELOW=1000000 makes nearly every op
+# immediate).  The other backends keep the immediate tier off, so they test what their
+# names say.
+IMMEDIATE_BELOW = int(os.environ.get("LAZYNUM_FUZZ_IMMEDIATE_BELOW", "12"))
+
+
 def settings_for(backend: str) -> dict:
     """The lazynum settings a fuzz backend name stands for."""
     if backend == "tiers":
-        return {"backend": "llvm", "compile": "background"}
-    return {"backend": backend, "compile": "eager"}   # the compiled tier itself
+        return {"backend": "llvm", "compile": "background", "immediate_below": 0}
+    if backend == "immediate":
+        return {"backend": "llvm", "compile": "eager", "immediate_below": IMMEDIATE_BELOW}
+    return {"backend": backend, "compile": "eager", "immediate_below": 0}   # one tier itself
 
 
 def check(program: Program, lazynum, backend: str) -> Result:

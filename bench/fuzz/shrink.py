@@ -156,7 +156,8 @@ def live():
     return [v for v in globals().values() if isinstance(v, (np.ndarray, np.BoundedArray))]
 
 
-with np.config(backend="{lazynum_backend}", cache_dir="off", compile="{compile}"):
+with np.config(backend="{lazynum_backend}", cache_dir="off", compile="{compile}",
+               immediate_below={immediate_below}):
 '''
 
 
@@ -167,6 +168,7 @@ def reproducer(program: Program, failure, backend: str) -> str:
     settings = settings_for(backend)
     text = HEADER.format(category=failure.category, seed=program.seed, backend=backend,
                          lazynum_backend=settings["backend"], compile=settings["compile"],
+                         immediate_below=settings["immediate_below"],
                          variable=failure.variable, statement=failure.statement,
                          numpy_result=_one_line(failure.numpy_result),
                          lazynum_result=_one_line(failure.lazynum_result))

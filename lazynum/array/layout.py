@@ -103,6 +103,22 @@ def memory_order(layouts_of_operands, shape):
     operand that disagrees keeps C order, and an operand broadcast (stride 0) along either
     axis has no say.
     """
+    # A pure function of the operands' shapes and strides (values: a symbolic size votes
+    # as the number it is), asked again for every op of a loop over the same views.
+    key = (tuple([(layout[0], layout[1]) for layout in layouts_of_operands]), shape)
+    order = _orders.get(key, _MISSING)
+    if order is _MISSING:
+        if len(_orders) > 4096:
+            _orders.clear()
+        order = _orders[key] = _memory_order(layouts_of_operands, shape)
+    return order
+
+
+_orders: dict = {}      # memo of memory_order (a race at worst computes an entry twice)
+_MISSING = object()
+
+
+def _memory_order(layouts_of_operands, shape):
     ndim = len(shape)
     operand_strides = [_iterator_strides(layout, shape) for layout in layouts_of_operands]
     if all(_c_ordered(strides) for strides in operand_strides):

@@ -157,7 +157,7 @@ def run_trace(trace) -> list:
         for j, node in enumerate(order):
             refs = all_refs[j]
             arrays = [values[a] if a >= 0 else inputs[-1 - a] for a in refs]
-            attrs = _concrete(node.attrs) if j in sized else node.attrs
+            attrs = concrete_attrs(node.attrs) if j in sized else node.attrs
             values[j] = _run_node(j, node, attrs, refs, arrays, values, last, trace)
             if lines.lines:
                 log.step(j, lines.take())
@@ -187,14 +187,14 @@ def _run_node(j, node, attrs, args, arrays, values, last, trace):  # noqa: PLR09
     return out
 
 
-def _concrete(value):
+def concrete_attrs(value):
     """An attr with each ``SymInt`` as the plain int it is in this trace (references do
     arithmetic on attrs; a SymInt would build expressions)."""
     kind = type(value)
     if kind is SymInt:
         return int(value)
-    if kind is tuple:
-        return tuple([_concrete(v) for v in value])
+    if kind is tuple:      # (plain ints, the common element, without a call each)
+        return tuple([v if type(v) is int else concrete_attrs(v) for v in value])
     return value
 
 

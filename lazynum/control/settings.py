@@ -99,6 +99,13 @@ def _parse_bool(text) -> bool:
     raise ValueError(f"expected 1/0 (true/false, on/off), got {text!r}")
 
 
+def _parse_count(text) -> int:
+    value = int(text)
+    if value < 0:
+        raise ValueError(f"expected a count >= 0, got {text!r}")
+    return value
+
+
 def _parse_limit(text) -> int:
     value = int(text)
     if value < 0:
@@ -139,6 +146,7 @@ class Settings:
     cuda_device: str = "cupy"
     cuda_emulator_order: str = "forward"
     cuda_max_blocks: int = 0          # 0 = the device's choice
+    immediate_below: int = 65536
 
 
 # name -> (environment variable, parser, description)
@@ -180,6 +188,12 @@ SETTINGS_TABLE = {
     "dask_gather_bytes": ("LAZYNUM_DASK_GATHER_BYTES", _parse_positive_int,
                           "Largest distributed result a sync brings into this process "
                           "(GatherLimitError above it: keep it distributed with x.to_dask())."),
+    "immediate_below": ("LAZYNUM_IMMEDIATE_BELOW", _parse_count,
+                        "The immediate tier: an operation whose inputs are all computed and "
+                        "whose inputs and result have at most this many elements each runs at "
+                        "once as the NumPy call the interpreter tier would make (no graph, no "
+                        "sync: small arrays in loops cost what NumPy costs); 0 = off (every op "
+                        "is recorded)."),
     "heap": ("LAZYNUM_HEAP", _parse_heap,
              "The C heap's policy for array buffers, applied once at import (glibc only): keep "
              "(blocks under 4 MiB come from the heap and up to 64 MiB of freed memory is kept "

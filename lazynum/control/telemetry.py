@@ -26,7 +26,10 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # l
 # Node ids double as the traced-op counter: ops_traced = ids handed out since reset.
 # (next() on itertools.count is one C call: atomic under the GIL, so ids are unique.)
 node_ids = itertools.count(1)
-_baseline = {"node_id": 0}
+# Ops the immediate tier ran at once (``runtime/immediate``), counted the same way: tracing
+# threads run them concurrently, without the sync lock.
+immediate_ids = itertools.count(0)
+_baseline = {"node_id": 0, "immediate": 0}
 _lock = threading.Lock()
 
 COUNTER_NAMES = (
@@ -46,9 +49,9 @@ recompile_sites = collections.Counter()  # (why, "file:line") -> count
 recompile_counts = collections.Counter()  # "file:line" -> programs compiled for that sync
 
 
-def _peek_next_id() -> int:
+def _peek_next_id(count=node_ids) -> int:
     # itertools.count exposes its next value only through repr: "count(N)".
-    return int(repr(node_ids)[6:-1])
+    return int(repr(count)[6:-1])
 
 
 # code filename -> is it a lazynum module? (abspath is slow; a memo: racing threads at
@@ -83,7 +86,8 @@ def enabled(topic: str) -> bool:
 def metrics() -> dict:
     """Return the counters as a dict.
 
-    Keys: ``ops_traced`` (graph nodes recorded), ``syncs``, ``fallbacks`` (NumPy functions
+    Keys: ``ops_traced`` (graph nodes recorded), ``ops_immediate`` (of those, the ones the
+    immediate tier computed at once: ``LAZYNUM_IMMEDIATE_BELOW``), ``syncs``, ``fallbacks`` (NumPy functions
     computed eagerly on synced data), ``auto_flushes``, ``nodes_computed``, ``bytes_allocated``,
     ``compiles``, ``cache_hits``, ``cache_misses`` (``cache_hits_memory``/``cache_hits_disk``,
     ``cache_misses_disk``, ``disk_writes`` split them by store), ``kernels_launched``,
@@ -97,7 +101,8 @@ def metrics() -> dict:
     run) and ``trace`` (host time between syncs, which includes the user's own Python).
     """
     with _lock:
-        out = {"ops_traced": _peek_next_id() - _baseline["node_id"]}
+        out = {"ops_traced": _peek_next_id() - _baseline["node_id"],
+               "ops_immediate": _peek_next_id(immediate_ids) - _baseline["immediate"]}
         out.update(counters)
         for name, seconds in timers.items():
             out[f"time_{name}_s"] = seconds
@@ -108,6 +113,7 @@ def reset_metrics() -> None:
     """Zero every counter and forget the recorded sync/fallback/flush sites."""
     with _lock:
         _baseline["node_id"] = _peek_next_id()
+        _baseline["immediate"] = _peek_next_id(immediate_ids)
         for name in counters:
             counters[name] = 0
         for name in timers:

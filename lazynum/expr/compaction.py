@@ -33,7 +33,7 @@ def _compact_reference(arrays, attrs):
 
 COMPACT = register(
     "compact", "index", shape=_compact_shape, dtype=lambda args, attrs: args[0].dtype,
-    reference=_compact_reference,
+    reference=_compact_reference, immediate=False,     # a bounded dim's data stays a graph
     doc="Rows of values (arg 0) where keep (arg 1) is true, moved to the front in order; "
         "the rest zero (the padded storage of a bounded dim).")
 # Not a fused loop (the kernel IR has no scan): a routine each compiled backend provides

@@ -39,12 +39,14 @@ class TraceState:
         Weakrefs to arrays this thread created with a pending value (the runtime's co-live
         registry: a sync also computes those that share its graph).
     flush_nodes_limit, flush_bytes_limit : int
+    immediate_below : int
+        The immediate tier's size limit (0: off): see ``immediate_hook``.
     record_sites : bool
         This thread's settings (``lazynum.config`` blocks are per-thread), cached here
         because they are read on every op.
     """
     __slots__ = ("interned", "pending_nodes", "pending_bytes", "live",
-                 "flush_nodes_limit", "flush_bytes_limit", "record_sites")
+                 "flush_nodes_limit", "flush_bytes_limit", "record_sites", "immediate_below")
 
     def __init__(self):
         self.interned = {}
@@ -57,6 +59,7 @@ class TraceState:
         self.flush_nodes_limit = settings.flush_nodes
         self.flush_bytes_limit = settings.flush_bytes
         self.record_sites = bool(settings.logs & {"graph", "kernels", "fusion"})
+        self.immediate_below = settings.immediate_below
 
 
 class _PerThread(threading.local):
@@ -151,6 +154,12 @@ def _record(state, key, op, args, attrs, shape, dtype) -> Node:  # noqa: PLR0913
     node.buffer = None
     node.id = _next_id()
     node.site = metrics.user_frame() if (state.record_sites or op.may_fail) else None
+    limit = state.immediate_below
+    if limit and op.immediate and _numel(shape) <= limit and _small_and_computed(args, limit):
+        # Computed now (or raises as NumPy's call would), and not interned: the table
+        # lives until the next sync, and would keep every buffer of a sync-free loop.
+        immediate_hook(node)
+        return node
     state.interned[key] = node
     state.pending_nodes += 1
     if state.pending_nodes == LARGE_GRAPH_NODES:
@@ -175,6 +184,24 @@ def _numel(shape) -> int:
             _numel_of.clear()
         n = _numel_of[shape] = _prod(map(int, shape))
     return n
+
+
+def _small_and_computed(args, limit) -> bool:
+    # Small inputs too, not only a small result: a row reduction of a large array is work
+    # that fuses with its producer and consumers (a softmax is one kernel), not overhead.
+    for arg in args:
+        if arg.buffer is None or _numel(arg.shape) > limit:
+            return False
+    return True
+
+
+# Set by lazynum.runtime.immediate (expr must not import it): the immediate tier.  A new
+# node whose op allows it (``Op.immediate``), whose arguments are all computed and small and
+# whose result is small is computed at once by its NumPy reference and realized, so a loop over
+# small arrays never builds a graph nor syncs (the interpreter tier would make the same
+# NumPy call at the sync, after paying for the graph, its signature and the sync).
+def immediate_hook(node) -> None:
+    """Replaced by ``runtime.immediate.compute``."""
 
 
 # Set by lazynum.runtime (expr must not import it): the automatic flush.

@@ -30,13 +30,18 @@ class Op:
         For ops that produce an updated copy of ``arrays[0]`` (scatters): the same update
         done in place, which a backend may use when it owns that buffer and nothing else
         reads it.
+    immediate : bool, optional
+        Whether the immediate tier may compute a new node at once when its arguments are
+        computed and its result is small (``node.immediate_hook``).  Default: every op but
+        leaves.  Ops whose value must stay a graph node say False (the bounded-dim
+        machinery's run-time sizes and checks, random draws).
     """
     __slots__ = ("name", "kind", "shape_rule", "dtype_rule", "reference", "reference_inplace",
-                 "vjp", "lowerings", "doc", "may_fail")
+                 "vjp", "lowerings", "doc", "may_fail", "immediate")
 
     def __init__(self, name: str, kind: str, shape_rule: Callable, dtype_rule: Callable,
                  reference: Callable, doc: str = "", may_fail: bool = False,
-                 reference_inplace: Callable | None = None):
+                 reference_inplace: Callable | None = None, immediate: bool | None = None):
         if kind not in KINDS:
             raise ValueError(f"unknown op kind {kind!r}")
         self.name = name
@@ -49,6 +54,7 @@ class Op:
         self.lowerings = {}      # backend name -> lowering, filled in by compiled backends
         self.doc = doc
         self.may_fail = may_fail  # True when only run time can reveal bad input (index bounds)
+        self.immediate = kind != "leaf" if immediate is None else immediate
 
     def __repr__(self):
         return f"<op {self.name}>"
@@ -65,14 +71,14 @@ RESERVED_NAMES = frozenset({"leaf", "outputs"})
 
 
 def register(name: str, kind: str, *, shape, dtype, reference, doc: str = "",
-             may_fail: bool = False, reference_inplace=None) -> Op:
+             may_fail: bool = False, reference_inplace=None, immediate=None) -> Op:
     """Create and register a primitive; a duplicate name is a programming error."""
     if name in OPS:
         raise ValueError(f"op {name!r} registered twice")
     if name in RESERVED_NAMES:
         raise ValueError(f"op name {name!r} is reserved (graph signatures use it as a marker)")
     op = Op(sys.intern(name), kind, shape, dtype, reference, doc=doc, may_fail=may_fail,
-            reference_inplace=reference_inplace)
+            reference_inplace=reference_inplace, immediate=immediate)
     OPS[name] = op
     return op
 

@@ -130,7 +130,7 @@ def _draw(arrays, attrs):
 
 RANDOM_DRAW = register(
     "random_draw", "extern", shape=_draw_shape, dtype=lambda args, attrs: attrs[5],
-    reference=_draw, may_fail=True,
+    reference=_draw, may_fail=True, immediate=False,   # a Stream runs deferred draws
     doc="A NumPy generator's method attrs[0] on parameters attrs[1] (arguments after the "
         "stream handle and token), static keywords attrs[2], size attrs[3].")
 declare_lowering(RANDOM_DRAW, EXTERN)

@@ -1,0 +1,98 @@
+"""The immediate tier: small operations on computed arrays run at once, as NumPy calls.
+
+A lazy op costs its trace (a node), then at the sync a share of the graph's signature, of
+the cache lookup and of the run; on a 10^3-element array all of that is overhead next to
+NumPy's own call (about a microsecond).  Loops over small arrays (an ODE state of 64
+numbers, a 40x40 Jacobi grid with a convergence test each step) paid it on every op and
+on every sync.  So when a new node's arguments are all computed, its op allows it
+(``Op.immediate``) and its inputs and result have at most ``LAZYNUM_IMMEDIATE_BELOW``
+elements each (a reduction of a large array is work that fuses, not overhead),
+``node.immediate_hook`` computes it now, by the op's NumPy reference (the call the
+interpreter tier would make at the sync), and realizes it: the node is a leaf from birth.
+Nothing else changes: its consumers see a computed argument (and may run immediately too),
+a sync that needs it finds nothing to do, large arrays and anything reading a pending
+value stay lazy and fuse as before.
+
+Errors surface where NumPy raises them, at the call (an index out of bounds, a singular
+matrix, ``errstate(divide='raise')``); nothing was written yet, so arrays stay as they
+were.  Floating-point errors are collected as the interpreter tier collects them (NumPy's
+own words, in ``errstate(all='log')``) and acted on by ``fp_errors.report`` as the state in
+effect now says, naming the user's line.
+"""
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from ..backends.reference import InternalError, concrete_attrs
+from ..control import telemetry as metrics
+from ..expr import fp_state, node as node_mod
+from . import fp_errors
+
+_count = metrics.immediate_ids.__next__
+
+try:        # NumPy's error state is a context variable holding an "extobj" (NumPy >= 2)
+    from numpy._core._ufunc_config import _extobj_contextvar
+    from numpy._core.umath import _make_extobj
+except ImportError:       # pragma: no cover - another NumPy: the public (slower) way
+    _extobj_contextvar = None
+
+
+class _Logging(threading.local):
+    """This thread's collector and the NumPy error state that logs into it, made from the
+    state it was derived from (``numpy.errstate(all='log', call=lines)`` costs 1.2 us a
+    call; setting the context variable to a state made once costs a tenth of that)."""
+
+    def __init__(self):
+        self.lines = fp_state.LogLines()
+        self.base = self.state = None
+
+    def enter(self):
+        current = _extobj_contextvar.get()
+        if current is not self.base:     # the user changed it (errstate, setbufsize)
+            self.base, self.state = current, _make_extobj(call=self.lines, all="log")
+        return _extobj_contextvar.set(self.state)
+
+
+_logging = _Logging()
+
+
+def _run(op, arrays, attrs, lines):
+    if _extobj_contextvar is None:
+        with np.errstate(all="log", call=lines):
+            return op.reference(arrays, attrs)
+    token = _logging.enter()
+    try:
+        return op.reference(arrays, attrs)
+    finally:
+        _extobj_contextvar.reset(token)
+
+
+def compute(node) -> None:
+    """Compute ``node`` (its arguments are computed) with NumPy and realize it."""
+    op = node.op
+    attrs = node.attrs
+    if attrs:
+        attrs = concrete_attrs(attrs)
+    arrays = [arg.buffer for arg in node.args]
+    lines = _logging.lines
+    lines.lines.clear()
+    try:
+        out = _run(op, arrays, attrs, lines)
+    except (IndexError, ValueError, OverflowError) as exc:
+        exc.add_note(f"raised by lazynum op {op.name!r} at {metrics.user_frame()}")
+        raise
+    if type(out) is not np.ndarray:
+        out = np.asarray(out)         # NumPy returns scalars for 0-d results
+    if out.dtype != node.dtype or out.shape != node.shape:
+        raise InternalError(f"op {op.name} produced {out.dtype}{out.shape}, "
+                            f"its rules said {node.dtype}{tuple(map(int, node.shape))}")
+    if lines.lines:
+        fp_errors.report([node], [(0, lines.take())], fp_state.current(), metrics.user_frame())
+    node.buffer = out
+    node.args = ()
+    _count()
+
+
+node_mod.immediate_hook = compute

@@ -1,0 +1,174 @@
+"""The immediate tier (runtime/immediate.py): small ops on computed arrays run at once as
+NumPy calls; everything else stays lazy.  Values, dtypes, errors and warnings are NumPy's;
+what is computed where is asserted through ``metrics()`` and the nodes' state."""
+from __future__ import annotations
+
+import gc
+import inspect
+import threading
+import warnings
+import weakref
+
+import numpy
+import pytest
+
+import lazynum
+from lazynum.expr import node as node_mod
+
+LIMIT = 64
+
+
+@pytest.fixture(autouse=True)
+def _immediate(backend):
+    with lazynum.config(immediate_below=LIMIT):
+        yield
+
+
+def _computed(x) -> bool:
+    return x._n().buffer is not None
+
+
+def test_small_ops_on_computed_arrays_run_at_once_without_a_sync():
+    a = numpy.linspace(-2.0, 3.0, 12).reshape(3, 4)
+    x = lazynum.asarray(a)
+    lazynum.reset_metrics()
+    pending = node_mod.trace_state().pending_nodes
+    y = lazynum.exp(x[:, 1:] * 2.0 - 1.0).sum(axis=0) / 3
+    assert _computed(y)
+    m = lazynum.metrics()
+    assert m["syncs"] == 0 and m["nodes_computed"] == 0
+    assert m["ops_immediate"] >= 5                  # (ops_traced also counts scalar leaves)
+    assert node_mod.trace_state().pending_nodes == pending
+    expected = numpy.exp(a[:, 1:] * 2.0 - 1.0).sum(axis=0) / 3
+    numpy.testing.assert_allclose(numpy.asarray(y), expected, rtol=1e-15)
+    assert y.dtype == expected.dtype and y.shape == expected.shape
+
+
+def test_a_result_over_the_limit_and_an_op_on_a_pending_value_stay_lazy():
+    big = lazynum.asarray(numpy.ones(LIMIT + 1))
+    lazynum.reset_metrics()
+    z = big * 2.0                       # LIMIT + 1 elements: recorded
+    w = z[:3] + 1.0                     # small, but reads a pending value: recorded
+    assert not _computed(z) and not _computed(w)
+    assert lazynum.metrics()["ops_immediate"] == 0
+    numpy.testing.assert_array_equal(numpy.asarray(w), [3.0, 3.0, 3.0])
+
+
+def test_the_setting_turns_it_off():
+    x = lazynum.asarray(numpy.arange(4.0))
+    with lazynum.config(immediate_below=0):
+        lazynum.reset_metrics()
+        y = x + 1
+        assert not _computed(y) and lazynum.metrics()["ops_immediate"] == 0
+    numpy.testing.assert_array_equal(numpy.asarray(y), [1.0, 2.0, 3.0, 4.0])
+
+
+def test_promotion_and_integer_semantics_are_numpys():
+    i8 = lazynum.asarray(numpy.array([100, -100, 7], dtype=numpy.int8))
+    f32 = lazynum.asarray(numpy.array([0.5, 1.5, 2.5], dtype=numpy.float32))
+    with pytest.warns(RuntimeWarning, match="divide by zero encountered in floor_divide"):
+        quotient = i8 // 0                  # NumPy warns for an integer division by zero too
+    for got, want in [(i8 + 100, numpy.array([100, -100, 7], numpy.int8) + 100),
+                      (quotient, numpy.zeros(3, numpy.int8)),
+                      (f32 * 3, numpy.array([0.5, 1.5, 2.5], numpy.float32) * 3),
+                      (i8 + f32, numpy.array([100, -100, 7], numpy.int8)
+                       + numpy.array([0.5, 1.5, 2.5], numpy.float32))]:
+        assert _computed(got)
+        assert got.dtype == want.dtype
+        numpy.testing.assert_array_equal(numpy.asarray(got), want)
+
+
+def test_writes_views_and_versions_keep_numpys_aliasing():
+    base = numpy.arange(10.0)
+    x = lazynum.asarray(base.copy())
+    v = x[2:6]                          # a view: sees later writes to x
+    snapshot = x[2:6] * 1               # a value: does not
+    x[3:5] = -1.0
+    v[0] += 100.0
+    expected = base.copy()
+    expected[3:5] = -1.0
+    expected[2] += 100.0
+    numpy.testing.assert_array_equal(numpy.asarray(x), expected)
+    numpy.testing.assert_array_equal(numpy.asarray(v), expected[2:6])
+    numpy.testing.assert_array_equal(numpy.asarray(snapshot), base[2:6])
+    assert _computed(x)
+
+
+def test_an_out_of_bounds_index_raises_at_the_call_and_leaves_the_array_unchanged():
+    x = lazynum.asarray(numpy.arange(5.0))
+    with pytest.raises(IndexError):
+        x[lazynum.asarray(numpy.array([0, 7]))] = 1.0
+    numpy.testing.assert_array_equal(numpy.asarray(x), numpy.arange(5.0))
+    with pytest.raises(IndexError):
+        lazynum.take(x, lazynum.asarray(numpy.array([9])))
+
+
+def test_a_singular_matrix_raises_linalg_error_at_the_call():
+    m = lazynum.asarray(numpy.zeros((3, 3)))
+    with pytest.raises(numpy.linalg.LinAlgError):
+        lazynum.linalg.inv(m)
+
+
+def test_floating_point_warnings_name_the_op_line_and_errstate_applies_at_the_call():
+    x = lazynum.asarray(numpy.array([0.0, 2.0]))
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        line = inspect.currentframe().f_lineno + 1
+        y = lazynum.log(x)
+    (w,) = record
+    assert w.category is RuntimeWarning
+    assert str(w.message) == "divide by zero encountered in log"
+    assert w.filename == __file__ and w.lineno == line
+    assert _computed(y)
+    with lazynum.errstate(divide="raise"):
+        with pytest.raises(FloatingPointError, match="divide by zero"):
+            lazynum.log(x)
+    with lazynum.errstate(divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert numpy.asarray(lazynum.log(x))[0] == -numpy.inf
+
+
+def test_a_loop_of_small_ops_keeps_no_intermediate_alive():
+    x = lazynum.asarray(numpy.ones(8))
+    first = x + 1.0
+    ref = weakref.ref(first._n())
+    for _ in range(200):
+        x = x * 0.5 + 1.0
+    del first
+    gc.collect()
+    assert ref() is None                # no intern table, no live list holds it
+    assert not node_mod.trace_state().interned
+    numpy.testing.assert_allclose(numpy.asarray(x), numpy.full(8, 2.0))
+
+
+def test_gradients_are_unchanged():
+    w = lazynum.asarray(numpy.array([0.5, -1.0, 2.0]))
+
+    def loss(w):
+        return (lazynum.tanh(w) ** 2).sum()
+
+    g = lazynum.grad(loss)(w)
+    expected = 2 * numpy.tanh([0.5, -1.0, 2.0]) * (1 - numpy.tanh([0.5, -1.0, 2.0]) ** 2)
+    numpy.testing.assert_allclose(numpy.asarray(g), expected, rtol=1e-12)
+
+
+def test_threads_compute_their_own_small_arrays():
+    results, errors = {}, []
+
+    def work(k):
+        try:
+            x = lazynum.asarray(numpy.full(6, float(k)))
+            for _ in range(50):
+                x = x + 1.0
+            results[k] = numpy.asarray(x).copy()
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for k in range(4):
+        numpy.testing.assert_array_equal(results[k], numpy.full(6, k + 50.0))
