@@ -32,6 +32,7 @@ from ...compile import index_expr as ix
 from ...compile.grid_shape import grid_shape, index_bits, parts_for
 from ...compile.plan import ExternStep, KernelStep, make_plan
 from ...control import settings, telemetry
+from ...expr import fp_state
 from .. import reference
 from . import codegen
 from .capabilities import SUPPORTS
@@ -127,12 +128,18 @@ class Program:
         plan = self.plan
         bits = self._index_bits(inputs, sizes)
         run = _Run(device, self._module(device, bits), bits, inputs, sizes)
-        with np.errstate(all="ignore"):     # (extern steps: GPUs raise no FP flags either)
+        # Floating-point errors (runtime/fp_errors): extern steps are NumPy's calls, which
+        # report theirs as on the llvm backend; kernels report none (a GPU has no sticky
+        # flags: docs/cuda.md).
+        log, lines = fp_state.active_log(), fp_state.LogLines()
+        with reference.numpy_errors(log, lines):
             for index, step in enumerate(plan.steps):
                 if isinstance(step, KernelStep):
                     self.launches += self._launch(run, step)
                 elif isinstance(step, ExternStep):
                     self._extern(run, step, sites)
+                    if lines.lines:
+                        log.step(step.step, lines.take())
                 else:
                     raise reference.InternalError(f"a CUDA plan holds a routine step ({step.routine})")
                 for number in plan.releases.get(index, ()):
