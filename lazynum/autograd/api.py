@@ -35,10 +35,7 @@ def _unflushed():
     """Settings block that keeps the traced graph whole: no automatic flush, and no
     immediate tier (it would compute a small node of computed arguments at once and
     leave it without arguments, which the reverse walk cannot tell from a synced one)."""
-    overrides = {"flush_nodes": _UNLIMITED, "flush_bytes": _UNLIMITED}
-    if hasattr(settings.get(), "immediate_below"):
-        overrides["immediate_below"] = 0
-    return settings.config(**overrides)
+    return settings.config(flush_nodes=_UNLIMITED, flush_bytes=_UNLIMITED, immediate_below=0)
 
 
 # --- inputs ----------------------------------------------------------------------------------

@@ -63,16 +63,16 @@ def run_block(*blocks, program: Program):
 
     The client's backend is used, and the recompile warning is off: a block's sync has no
     user line (every task's is Dask's), so its programs would all count as one line's.
-    The immediate tier (where the runtime has one) is off too: every leaf of a block's
-    graph is computed, and a small block would otherwise run op by op instead of as the
-    one fused program the plan is (and compile counts would depend on block sizes)."""
+    The immediate tier is off too: every leaf of a block's graph is computed, and a small
+    block would otherwise run op by op instead of as the one fused program the plan is
+    (and compile counts would depend on block sizes)."""
     current = settings.get()
     overrides = {}
     if current.backend != program.backend:
         overrides["backend"] = program.backend
     if current.recompile_limit:
         overrides["recompile_limit"] = 0
-    if getattr(current, "immediate_below", 0):
+    if current.immediate_below:
         overrides["immediate_below"] = 0
     if overrides:
         with settings.config(**overrides):
