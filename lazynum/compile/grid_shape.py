@@ -16,7 +16,9 @@ this module decides, from the kernel IR alone, what a GPU backend needs beyond t
   outer loop): a part kernel whose blocks each reduce a grid-strided slice of the pass into
   ``split_slots`` 8-byte scratch slots, and a one-block finishing kernel that combines the
   parts in a fixed tree (no float atomics: the same input gives the same bits);
-  ``"scatter"``: a kernel with scatter targets (not rendered for GPUs yet).
+  ``"scatter"``: a kernel with scatter targets (the CUDA renderer writes one thread per part,
+  in order, no atomics: deterministic, not yet fast; scatters from a phase with inner loops
+  are not rendered).
 - *Threads per block* (``threads``) and, for ``"split"``, the most parts (``max_parts``):
   a fixed number, so a result depends on the input only, never on the device.
 - *Index width* (``index_bits``): 32-bit index arithmetic when every element count and
