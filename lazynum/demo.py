@@ -44,7 +44,7 @@ for rows in (400, 500, 700, 900):         # new sizes, same code: the compiled p
 """
 
 STEP_VIEWS = """\
-a = np.zeros(8)
+a = np.zeros(100_000)                     # (arrays this large are recorded; small ones run at once)
 v = a[2:6]                                # a view of a
 v += 1                                    # writes into a through the view
 a[::2] = -1                               # writes into a; v sees it
@@ -52,7 +52,7 @@ w = v * 10
 """
 
 STEP_VIEWS_SYNC = """\
-print(a)                                  # printing needs the value: a sync
+print(a[:8])                              # printing needs the value: a sync
 print(w)
 """
 
