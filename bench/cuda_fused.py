@@ -41,6 +41,8 @@ import time
 
 import numpy
 
+from .formulas import black_scholes, fused_elementwise
+
 LIBRARIES = ("lazynum", "cupy", "cupy_fuse", "jax", "torch")
 SIZES = (10**4, 10**6, 10**8)
 ELEMENTWISE = ("fused elementwise", "Black-Scholes")
@@ -52,19 +54,6 @@ _LAZYNUM_ENVIRONMENT = {"LAZYNUM_BACKEND": "cuda", "LAZYNUM_IMMEDIATE_BELOW": "0
 
 
 # --- workloads, once over a NumPy-like namespace -------------------------------------------
-def fused_elementwise(xp, a, b, c):
-    return 2 * a + 3 * b * c - a / (b + 1)
-
-
-def black_scholes(xp, s, k, t):
-    r, v = 0.05, 0.2
-    d1 = (xp.log(s / k) + (r + 0.5 * v * v) * t) / (v * xp.sqrt(t))
-    d2 = d1 - v * xp.sqrt(t)
-    cdf1 = 0.5 * (1 + xp.tanh(0.7978845608 * (d1 + 0.044715 * d1 ** 3)))
-    cdf2 = 0.5 * (1 + xp.tanh(0.7978845608 * (d2 + 0.044715 * d2 ** 3)))
-    return s * cdf1 - k * xp.exp(-r * t) * cdf2
-
-
 def softmax(xp, x):
     e = xp.exp(x - _max(xp, x, 1))
     return e / _sum(xp, e, 1)
