@@ -339,11 +339,10 @@ class KernelRenderer:
         out.close()
         return self.function(k.name, "map")
 
-    def rows(self) -> list:
-        """One block per point of the outer loops; threads stride over each phase."""
+    def row_body(self) -> None:
+        """One row's phases, inside a loop over rows: a barrier where a phase reads what an
+        earlier one stored, and one at the end when the next row reuses shared memory."""
         k, out = self.kernel, self.out
-        out.add(f"const lz_idx rows = {self.extent(k.outer)};")
-        out.open("for (lz_idx row = blockIdx.x; row < rows; row += gridDim.x)")
         self.unflatten("row", k.outer)
         written: set = set()
         for p, phase in enumerate(k.phases):
@@ -351,11 +350,17 @@ class KernelRenderer:
                 out.add("__syncthreads();  // (an earlier phase stored what this one reads)")
             self.row_phase(p, phase)
             written |= {s.buffer for s in phase.stores}
-        shared = any(p.reductions for p in k.phases)
-        if shared or len(k.phases) > 1:
+        if any(p.reductions for p in k.phases) or len(k.phases) > 1:
             out.add("__syncthreads();  // (the next row's phases reuse lz_shared and rows' data)")
+
+    def rows(self) -> list:
+        """One block per point of the outer loops; threads stride over each phase."""
+        k, out = self.kernel, self.out
+        out.add(f"const lz_idx rows = {self.extent(k.outer)};")
+        out.open("for (lz_idx row = blockIdx.x; row < rows; row += gridDim.x)")
+        self.row_body()
         out.close()
-        return self.function(k.name, "rows", shared=shared)
+        return self.function(k.name, "rows", shared=any(p.reductions for p in k.phases))
 
     def row_phase(self, p: int, phase) -> None:
         out = self.out
@@ -455,15 +460,7 @@ class KernelRenderer:
         out.add("const lz_i64 first = rows * blockIdx.x / gridDim.x, "
                 "last = rows * (blockIdx.x + 1) / gridDim.x;")
         out.open("for (lz_idx row = first; row < last; ++row)")
-        self.unflatten("row", k.outer)
-        written: set = set()
-        for p, phase in enumerate(k.phases):
-            if _loads(phase) & written:
-                out.add("__syncthreads();  // (an earlier phase stored what this one reads)")
-            self.row_phase(p, phase)
-            written |= {s.buffer for s in phase.stores}
-        if any(p.reductions for p in k.phases) or len(k.phases) > 1:
-            out.add("__syncthreads();  // (the next row's phases reuse lz_shared and rows' data)")
+        self.row_body()
         out.close()
         return self.function(f"{k.name}_part", "scatter part",
                              extra=["lz_u64* __restrict__ scratch"],
