@@ -220,10 +220,12 @@ class ndarray:
         self._check_writeable()
         if self._view is None:
             remember_write(self, self._node, node)
+            nodes.orphan_checks(self._node, node)
             self._node = node
         else:
             storage = self._view.storage
             remember_write(storage, storage.node, node)
+            nodes.orphan_checks(storage.node, node)
             storage.node = node
             storage.version += 1
         if node.buffer is None:

@@ -38,6 +38,9 @@ class TraceState:
     live : list
         Weakrefs to arrays this thread created with a pending value (the runtime's co-live
         registry: a sync also computes those that share its graph).
+    orphans : list
+        Pending run-time checks whose value a write replaced unread (``orphan_checks``):
+        the next sync runs them.
     flush_nodes_limit, flush_bytes_limit : int
     immediate_below : int
         The immediate tier's size limit (0: off): see ``immediate_hook``.
@@ -45,7 +48,7 @@ class TraceState:
         This thread's settings (``lazynum.config`` blocks are per-thread), cached here
         because they are read on every op.
     """
-    __slots__ = ("interned", "pending_nodes", "pending_bytes", "live",
+    __slots__ = ("interned", "pending_nodes", "pending_bytes", "live", "orphans",
                  "flush_nodes_limit", "flush_bytes_limit", "record_sites", "immediate_below")
 
     def __init__(self):
@@ -53,6 +56,7 @@ class TraceState:
         self.pending_nodes = 0
         self.pending_bytes = 0
         self.live = []
+        self.orphans = []
         self.use_settings(config.get())
 
     def use_settings(self, settings) -> None:
@@ -267,6 +271,27 @@ def scalar(value, dtype: np.dtype) -> Node:
     node.op, node.args, node.attrs, node.shape, node.dtype = SCALAR, (), (), (), dtype
     node.buffer, node.id, node.site = array, _next_id(), None
     return node
+
+
+def orphan_checks(old: Node, new: Node) -> None:
+    """A write replaced pending ``old`` by ``new``.  A run-time check on ``old``'s data path
+    (``old`` itself or an argument: ``y[0]`` of an empty selection is ``take(data,
+    check_index(0))``) that ``new`` does not read would never run, yet NumPy raised at the
+    call that made ``old`` (``y[0].fill(v)``): the next sync runs it."""
+    if old.buffer is not None or old in new.args:
+        return
+    for candidate in (old, *old.args):
+        if candidate.op.may_fail and candidate.op.kind == "index" and candidate.buffer is None:
+            thread.state.orphans.append(candidate)
+
+
+def take_orphaned_checks() -> list:
+    """This thread's orphaned checks still pending, forgotten here (each runs once)."""
+    state = thread.state
+    if not state.orphans:
+        return []
+    orphans, state.orphans = [n for n in state.orphans if n.buffer is None], []
+    return orphans
 
 
 def clear_interned() -> None:

@@ -110,9 +110,13 @@ def sync_nodes(nodes, reason: str, explicit: bool = False) -> None:
         return
     site = metrics.user_frame()
     _check_policy(reason, site, explicit)
+    orphans = node_mod.take_orphaned_checks()
+    unread = _unread(orphans, nodes) if orphans else ()
     if distributed_route is not None:       # outside the lock: Dask's threads sync blocks
         nodes = distributed_route(nodes, reason, site)
     with _lock:
+        if unread:
+            _run_unread(unread, site)
         # Chosen under the lock: another thread's sync may have computed a shared node
         # while this one waited, and a computed node is no target (nor in the order).
         targets = list({n.id: n for n in nodes if n.buffer is None}.values())
@@ -133,9 +137,36 @@ def sync_nodes(nodes, reason: str, explicit: bool = False) -> None:
             failed = getattr(exc, "lazynum_failed_node", None)
             if failed is not None:
                 writes.undo(failed)          # the failing write leaves its array as it was
+            _forget_orphans(targets)         # a failed check raises once
             raise
         finally:
             _after_sync()
+
+
+def _unread(checks, nodes) -> list:
+    """The orphaned run-time checks (``node.orphan_checks``) no live array and no node of
+    this sync reads; one that is still read raises when its reader is computed, as any value
+    does, so it waits for a later sync."""
+    reachable = {n.id for n in graph.toposort(_live_pending_nodes() + list(nodes))}
+    node_mod.thread.state.orphans.extend(c for c in checks if c.id in reachable)
+    return [c for c in checks if c.id not in reachable]
+
+
+def _run_unread(checks, site) -> None:
+    """Compute unread checks in a run of their own, before this sync's, so their graph never
+    joins (nor changes the key of) the program the sync asked for.  A failing one raises
+    here, naming its op and the line that made it, once."""
+    pending = [c for c in checks if c.buffer is None]
+    if pending:
+        _run(pending, "unread_check", site)
+
+
+def _forget_orphans(targets) -> None:
+    """A failed sync's orphaned checks were its to raise: later syncs do not run them again."""
+    state = node_mod.thread.state
+    if state.orphans:
+        ids = {n.id for n in graph.toposort(targets)}
+        state.orphans = [c for c in state.orphans if c.id not in ids]
 
 
 def _co_live_extras(targets, order) -> list:

@@ -100,3 +100,41 @@ def test_a_rebound_arrays_writes_do_not_keep_its_graph_alive_across_runs():
     for _ in range(4):
         np.testing.assert_array_equal(program(), expected)
     assert live_nodes() <= before
+
+
+def test_a_check_a_write_left_unread_raises_at_the_next_sync_once():
+    # NumPy raises at y[0] on an empty selection even though the element is then only
+    # filled; lazily the fill replaces the value unread, so the next sync runs the check.
+    x = lnp.asarray(np.array([1.0, 2.0, 3.0]))
+    y = x[x > 5]
+    line = __import__("inspect").currentframe().f_lineno + 1
+    y[0].fill(7.0)
+    z = x * 2
+    with pytest.raises(IndexError, match="out of bounds") as info:
+        print(z)
+    assert any("lazynum op" in note and f"test_failed_sync.py:{line}" in note
+               for note in info.value.__notes__)
+    assert_same(z, np.array([2.0, 4.0, 6.0]))       # raised once: the next sync succeeds
+    assert_same(x, np.array([1.0, 2.0, 3.0]))
+
+
+def test_a_check_that_passes_costs_no_sync_and_stays_out_of_the_program():
+    x = lnp.asarray(np.arange(4.0))
+    y = x[x > 1]
+    y[0].fill(7.0)                                  # in bounds: the check passes
+    lnp.reset_metrics()
+    assert_same(x * 2, np.array([0.0, 2.0, 4.0, 6.0]))
+    assert lnp.metrics()["syncs"] == 1
+
+
+def test_a_check_read_by_a_live_array_raises_with_it_and_only_once():
+    x = lnp.asarray(np.array([1.0, 2.0, 3.0]))
+    y = x[x > 5]
+    e = y[0]
+    w = e * 2                                       # still reads the checked element
+    e.fill(7.0)
+    assert_same(x + 1, np.array([2.0, 3.0, 4.0]))   # w's check waits for w
+    with pytest.raises(IndexError, match="out of bounds"):
+        w.sync()
+    del w
+    assert_same(x + 2, np.array([3.0, 4.0, 5.0]))   # not raised a second time
