@@ -14,8 +14,8 @@ import numpy as np
 from ..frontend import reductions
 from ..array.arraytype import ndarray, wrap
 from ..frontend.indexing.basic import convert_value
-from . import (compute, indexing as bounded_indexing, joins, producers, reshape as bounded_reshape,
-    trimming, unique as bounded_unique)
+from . import (compute, dtype_view, indexing as bounded_indexing, joins, producers,
+    reshape as bounded_reshape, trimming, unique as bounded_unique)
 from ..array import extension
 from .array import BoundedArray, bounded_form, materialized
 
@@ -176,6 +176,7 @@ METHODS = {
     "sort": _sort_in_place, "argsort": _sorter("argsort"), "fill": _fill,
     "astype": lambda self, dtype, **kw: compute.astype(self, dtype, **kw),
     "nonzero": lambda self: producers.nonzero(self.materialize()),
+    "view": dtype_view.view,
 }
 
 

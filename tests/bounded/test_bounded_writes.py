@@ -467,3 +467,21 @@ def test_an_integer_power_of_computed_padding_never_raises():
         np.asarray(rows), np.asarray(column)          # computed: later ops run at once
         return {"rows": rows ** -1, "column": column ** -1, "pair": m.power(rows, rows - 1)}
     both(program, np.array([[0, 0]], dtype=np.int64))
+
+
+@pytest.mark.parametrize("rows", [[[1], [0]], [[0], [0]], [[1], [1]], [[1, 0], [0, 0]], [[1, 1], [0, 0]]])
+@pytest.mark.parametrize("dtype", [np.int16, np.float32, np.int64, np.complex128])
+def test_a_dtype_view_of_an_argwhere_follows_numpys_contiguity(rows, dtype):
+    # fuzz seeds 440313, 444728: argwhere's one true row is C-contiguous in NumPy (its
+    # padded data is F order, so the true-size view's last axis is not), so NumPy views it
+    # as another itemsize, and the view aliases the rows; two rows raise NumPy's ValueError
+    def program(m, a):
+        where = m.argwhere(a)
+        try:
+            view = where.view(dtype)
+        except ValueError as error:
+            return {"error": m.asarray(str(error) == "To change to a dtype of a different size, "
+                                       "the last axis must be contiguous")}
+        view[...] = 3
+        return {"where": where, "view": view, "after": view * 1}
+    both(program, np.array(rows, dtype=np.int8))
