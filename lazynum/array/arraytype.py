@@ -19,6 +19,7 @@ from . import layout as layouts
 from ..expr import node as nodes
 from ..expr.movement import VIEW, VIEW_SCATTER
 from ..runtime import register_live, sync_nodes
+from ..runtime.immediate import write_in_place
 from ..runtime.writes import remember as remember_write
 
 _new = object.__new__
@@ -28,11 +29,12 @@ _thread = nodes.thread          # live arrays are registered per thread (runtime
 
 class Storage:
     """The shared value behind a group of views: a node plus a version counter."""
-    __slots__ = ("node", "version", "__weakref__")     # (runtime.writes holds it weakly)
+    __slots__ = ("node", "version", "owner", "__weakref__")   # (runtime.writes holds it weakly)
 
-    def __init__(self, node):
+    def __init__(self, node, owner=None):
         self.node = node
         self.version = 0
+        self.owner = owner      # a weakref to the owner array it was made for, or None
 
 
 class DerivedStorage(Storage):
@@ -193,7 +195,7 @@ class ndarray:
     def _storage(self) -> Storage:
         """Shared storage, created on first view so owners pay nothing until then."""
         if self._view is None:
-            state = ViewState(Storage(self._node), layouts.identity(self._node.shape))
+            state = ViewState(Storage(self._node, _weakref(self)), layouts.identity(self._node.shape))
             state.version = 0
             self._view = state
         return self._view.storage
@@ -249,6 +251,12 @@ class ndarray:
             return
         storage = self._storage()
         if not layouts.is_identity(region_layout, storage.node.shape):
+            self._check_writeable()
+            if type(storage) is Storage and write_in_place(self, storage, region_layout, value_node):
+                # the same buffer, now holding the new version, under a new node
+                value_node = nodes.constant(storage.node.buffer, storage.node.shape)
+                self._replace_storage(value_node)
+                return
             value_node = nodes.apply(VIEW_SCATTER, (storage.node, value_node),
                                      region_layout if box is None else region_layout + (box,))
         self._replace_storage(value_node)

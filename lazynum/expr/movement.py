@@ -43,7 +43,7 @@ def _view_shape(args, attrs):
 
 
 
-def _strided(flat: np.ndarray, shape, strides, offset, writeable=False):
+def strided_window(flat: np.ndarray, shape, strides, offset, writeable=False):
     """The strided window over C-contiguous ``flat``.  NumPy's ndarray constructor checks
     that the window stays inside the buffer (negative strides included) and is ~10x cheaper
     than ``as_strided``."""
@@ -60,7 +60,7 @@ def _strided(flat: np.ndarray, shape, strides, offset, writeable=False):
 def _view_reference(arrays, attrs):
     base = arrays[0]
     if base.flags.c_contiguous:
-        return _strided(base.reshape(-1), *attrs)
+        return strided_window(base.reshape(-1), *attrs)
     # A non-contiguous base (often a stride-0 broadcast of one scalar): gather just the
     # view's elements instead of copying the whole base to make it contiguous.
     shape, strides, offset = attrs
@@ -136,7 +136,7 @@ def _view_scatter_dtype(args, attrs):
 
 def _view_scatter_inplace(arrays, attrs):
     base, value = arrays
-    window = _strided(base.reshape(-1), *region(attrs), writeable=True)
+    window = strided_window(base.reshape(-1), *region(attrs), writeable=True)
     if window.size:
         window[...] = value
     return base

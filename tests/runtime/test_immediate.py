@@ -94,6 +94,74 @@ def test_writes_views_and_versions_keep_numpys_aliasing():
     assert _computed(x)
 
 
+def _buffer(x):
+    return x._view.storage.node.buffer if x._view is not None else x._node.buffer
+
+
+def test_a_write_nobody_else_can_see_the_old_value_of_is_made_in_place():
+    x = lazynum.asarray(numpy.arange(12.0).reshape(3, 4))
+    x[0, :] = 0.0                       # the first write makes the storage
+    before = weakref.ref(_buffer(x))    # (a strong reference would be a reader)
+    lazynum.reset_metrics()
+    x[1:, 1:3] = -1.0
+    x[2] = x[2] * 2.0 + 5.0
+    assert _buffer(x) is before()       # no copy of the storage per write
+    assert lazynum.metrics()["ops_immediate"] >= 4
+    x[1] += 1.0                         # (the window x[1] holds a view: a copy, same values)
+    expected = numpy.arange(12.0).reshape(3, 4)
+    expected[0, :] = 0.0
+    expected[1:, 1:3] = -1.0
+    expected[2] = expected[2] * 2.0 + 5.0
+    expected[1] += 1.0
+    numpy.testing.assert_array_equal(numpy.asarray(x), expected)
+
+
+def test_an_old_value_still_read_is_copied_not_overwritten():
+    base = numpy.arange(10.0)
+    x = lazynum.asarray(base.copy())
+    x[0] = 0.0
+    with lazynum.config(immediate_below=0):
+        pending = x * 2.0               # a pending reader of this version
+    kept = x[2:6].copy()                # a computed snapshot
+    window = x[2:6]                     # a view: NumPy's aliasing, sees the write
+    before = weakref.ref(_buffer(x))
+    x[3:5] = -1.0
+    assert _buffer(x) is not before()
+    expected = base.copy()
+    expected[0] = 0.0
+    numpy.testing.assert_array_equal(numpy.asarray(pending), expected * 2.0)
+    numpy.testing.assert_array_equal(numpy.asarray(kept), expected[2:6])
+    expected[3:5] = -1.0
+    numpy.testing.assert_array_equal(numpy.asarray(window), expected[2:6])
+    numpy.testing.assert_array_equal(numpy.asarray(x), expected)
+
+
+def test_a_large_pending_reader_keeps_the_value_it_read():
+    x = lazynum.asarray(numpy.arange(2.0 * LIMIT))
+    x[0] = 1.0
+    y = x * 3.0                         # over the limit: recorded, reads this version
+    assert not _computed(y)
+    x[1:4] = 0.0
+    expected = numpy.arange(2.0 * LIMIT)
+    expected[0] = 1.0
+    numpy.testing.assert_array_equal(numpy.asarray(y), expected * 3.0)
+    expected[1:4] = 0.0
+    numpy.testing.assert_array_equal(numpy.asarray(x), expected)
+
+
+def test_overlapping_shifts_and_read_only_arrays_behave_as_numpy():
+    expected = numpy.arange(8.0)
+    x = lazynum.asarray(expected.copy())
+    x[0] = 0.0
+    x[1:] = x[:-1]
+    expected[1:] = expected[:-1]
+    numpy.testing.assert_array_equal(numpy.asarray(x), expected)
+    x.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        x[2:4] = 1.0
+    numpy.testing.assert_array_equal(numpy.asarray(x), expected)
+
+
 def test_an_out_of_bounds_index_raises_at_the_call_and_leaves_the_array_unchanged():
     x = lazynum.asarray(numpy.arange(5.0))
     with pytest.raises(IndexError):

@@ -72,6 +72,13 @@ def _own_storage_shape(a):
     return shape if layouts.is_identity(view.layout, shape) else None
 
 
+def _is_same_window(value, target, region) -> bool:
+    """Whether ``value`` is a window reading exactly ``region`` of ``target``'s storage."""
+    view = value._view if type(value) is ndarray else None
+    return (view is not None and target._view is not None
+            and view.storage is target._view.storage and view.layout == region)
+
+
 def setitem(self, key, value):
     """``a[key] = value``: writes through to every view of the same storage."""
     self._check_writeable()       # NumPy's first check: before the key and the value
@@ -88,6 +95,8 @@ def setitem(self, key, value):
     items, positions = key_items(key, self.ndim)
     if _is_basic(items):
         region = basic_layout(self._layout(), items)
+        if _is_same_window(value, self, region):
+            return          # ``x[i] = x[i]`` (the store ending ``x[i] += v``): nothing moves
         converted = _basic_value(value, self.dtype)
         # NumPy refuses a sequence into one element (bool arrays excepted: NumPy takes the
         # sequence's truth value there).
