@@ -121,6 +121,21 @@ def test_runner_accepts_int_of_a_lazy_scalar_at_the_next_sync():
     assert check(eager, lazynum, "numpy").status == "ok"
 
 
+def test_runner_accepts_only_the_zero_signs_of_an_fmax_at_tie():
+    # fuzz seed 445001: which zero fmax.at keeps on a +0/-0 tie is NumPy's loop's choice
+    # (the value in its indexed loop, the element when it casts: README, known deviations);
+    # seen through the int64 array the float32 view was taken from
+    inputs = (("w", numpy.array([0, 2], dtype=numpy.int64)),)
+    view = Statement("v = w.view(np.float32)", "view.dtype")
+    tie = Statement("np.fmax.at(v, np.array([0, 1, 1]), numpy.float64(-0.0))", "write.at")
+    assert check(Program(0, inputs, (view, tie)), lazynum, "numpy").status == "ok"
+    # the same difference in the bytes without a tie in NumPy's run is a failure
+    no_tie = Statement("np.fmax.at(v, np.array([2]), numpy.float64(-1.0))", "write.at",
+                       "v[1] = -0.0")
+    result = check(Program(0, inputs, (view, no_tie)), lazynum, "numpy")
+    assert result.status == "fail" and result.failure.variable == "w"
+
+
 def test_shrinker_keeps_only_the_failing_statement_and_the_reproducer_fails(tmp_path):
     statements = (Statement("v0 = a * 3", "elementwise.binary"),
                   Statement("v1 = v0.sum()", "reduce"),
