@@ -510,8 +510,14 @@ def result_order(args, shape):
     """NumPy's 'K' memory order of an elementwise result over ``args`` (None: C order).
     Only windows and non-C-ordered NumPy operands can vote for another order, so owners
     cost one attribute check."""
-    if len(shape) < 2 or not any(type(a) is ndarray and a._view is not None or
-                                 type(a) is np.ndarray and not a.flags.c_contiguous for a in args):
+    if len(shape) < 2:
+        return None
+    for a in args:
+        kind = type(a)
+        if (kind is ndarray and a._view is not None and not layouts.votes_c_order(a._view.layout)
+                or kind is np.ndarray and not a.flags.c_contiguous):
+            break
+    else:       # every operand's strides say C order (slices of C arrays): nothing moves
         return None
     return layouts.memory_order([operand_layout(a) for a in args
                                  if isinstance(a, (ndarray, np.ndarray))], shape)

@@ -12,6 +12,7 @@ import numpy as np
 from .arraytype import ndarray, result_order, scalar_result, wrap, wrap_ordered, wrap_scalar
 from ..expr import node as nodes
 from ..expr.elementwise import loop_signature
+from ..runtime.immediate import now as immediate_now
 
 apply_checked = nodes.apply_checked
 _scalar = nodes.scalar
@@ -70,7 +71,12 @@ def binary(op, no_cast, a, b, reflected=False):
         out = no_cast[node.dtype, other.dtype]
         if out is None:
             return None
-        result = apply_checked(op, (other, node) if reflected else (node, other), node.shape, out)
+        args = (other, node) if reflected else (node, other)
+        result = None
+        if node.buffer is not None and other.buffer is not None:
+            result = immediate_now(op, args, node.shape, out)
+        if result is None:
+            result = apply_checked(op, args, node.shape, out)
         if not node.shape:
             return wrap_scalar(result)      # NumPy's 0-d result is a scalar
         if a._view is None and b._view is None:
@@ -79,7 +85,10 @@ def binary(op, no_cast, a, b, reflected=False):
     fast = _scalar_operand(no_cast, node.dtype, b)
     if fast is None:
         return None
-    result = apply_checked(op, (fast[0], node) if reflected else (node, fast[0]), node.shape, fast[1])
+    args = (fast[0], node) if reflected else (node, fast[0])
+    result = immediate_now(op, args, node.shape, fast[1]) if node.buffer is not None else None
+    if result is None:
+        result = apply_checked(op, args, node.shape, fast[1])
     if not node.shape:
         return wrap_scalar(result)
     if a._view is None:
@@ -93,7 +102,9 @@ def unary(op, no_cast, a):
     out = no_cast[(node.dtype,)]
     if out is None:
         return None
-    result = apply_checked(op, (node,), node.shape, out)
+    result = immediate_now(op, (node,), node.shape, out) if node.buffer is not None else None
+    if result is None:
+        result = apply_checked(op, (node,), node.shape, out)
     if not node.shape:
         return wrap_scalar(result)
     if a._view is None:

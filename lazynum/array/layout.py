@@ -151,6 +151,20 @@ def _c_ordered(strides) -> bool:
     return True
 
 
+def votes_c_order(layout) -> bool:
+    """Whether an operand with ``layout`` leaves ``memory_order`` at C order whatever the
+    other operands say: its non-zero strides along axes longer than 1 never grow from one
+    axis to the next (``_c_ordered`` of its iterator strides, without building them)."""
+    previous = None
+    for d, s in zip(layout[0], layout[1]):
+        if s and d != 1:
+            s = abs(s)
+            if previous is not None and s > previous:
+                return False
+            previous = s
+    return True
+
+
 def _iterator_strides(layout, shape):
     """An operand's strides along the result's axes as NumPy's iterator sees them: 0 along
     broadcast, missing and length-1 axes."""

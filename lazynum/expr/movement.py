@@ -13,7 +13,7 @@ import numpy as np
 from . import dtypes
 from .registry import register
 from .shapes import normalize_axis
-from .node import _numel, apply as _apply_node
+from .node import numel as _numel, apply as _apply_node
 
 
 def view_extent(shape, strides, offset) -> tuple:

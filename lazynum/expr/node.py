@@ -41,6 +41,10 @@ class TraceState:
     orphans : list
         Pending run-time checks whose value a write replaced unread (``orphan_checks``):
         the next sync runs them.
+    checks, read_checks : list, set
+        Every run-time check this thread recorded and no sync has computed yet, and the
+        ids of those a recorded node reads (``runtime.unread_checks``: a check whose
+        readers were all dropped, ``y[5]`` as a statement, runs at the next sync).
     flush_nodes_limit, flush_bytes_limit : int
     immediate_below : int
         The immediate tier's size limit (0: off): see ``immediate_hook``.
@@ -48,7 +52,7 @@ class TraceState:
         This thread's settings (``lazynum.config`` blocks are per-thread), cached here
         because they are read on every op.
     """
-    __slots__ = ("interned", "pending_nodes", "pending_bytes", "live", "orphans",
+    __slots__ = ("interned", "pending_nodes", "pending_bytes", "live", "orphans", "checks", "read_checks",
                  "flush_nodes_limit", "flush_bytes_limit", "record_sites", "immediate_below")
 
     def __init__(self):
@@ -57,6 +61,8 @@ class TraceState:
         self.pending_bytes = 0
         self.live = []
         self.orphans = []
+        self.checks = []
+        self.read_checks = set()
         self.use_settings(config.get())
 
     def use_settings(self, settings) -> None:
@@ -157,18 +163,25 @@ def _record(state, key, op, args, attrs, shape, dtype) -> Node:  # noqa: PLR0913
     node.op, node.args, node.attrs, node.shape, node.dtype = op, args, attrs, shape, dtype
     node.buffer = None
     node.id = _next_id()
-    node.site = metrics.user_frame() if (state.record_sites or op.may_fail) else None
+    if op.may_fail:
+        node.site = metrics.user_frame()
+        check = op.kind == "index"          # a run-time check (check_index, assert_all, ...)
+    else:
+        node.site = metrics.user_frame() if state.record_sites else None
+        check = False
     limit = state.immediate_below
-    if limit and op.immediate and _numel(shape) <= limit and _small_and_computed(args, limit):
+    if limit and op.immediate and numel(shape) <= limit and _small_and_computed(args, limit):
         # Computed now (or raises as NumPy's call would), and not interned: the table
         # lives until the next sync, and would keep every buffer of a sync-free loop.
         immediate_hook(node)
         return node
     state.interned[key] = node
+    if check:
+        state.checks.append(node)
     state.pending_nodes += 1
     if state.pending_nodes == LARGE_GRAPH_NODES:
         large_graph_hook()
-    state.pending_bytes += _numel(shape) * dtype.itemsize
+    state.pending_bytes += numel(shape) * dtype.itemsize
     if (state.pending_nodes >= state.flush_nodes_limit
             or state.pending_bytes >= state.flush_bytes_limit):
         flush_hook(node)
@@ -177,16 +190,16 @@ def _record(state, key, op, args, attrs, shape, dtype) -> Node:  # noqa: PLR0913
 
 # Memo tables shared by all threads: a value depends only on its key, so a race at worst
 # computes one twice (dict reads and writes are atomic under the GIL).
-_numel_of: dict = {}
+numel_of: dict = {}
 
 
-def _numel(shape) -> int:
+def numel(shape) -> int:
     """Element count as a plain int (SymInt products would build expressions: hot path)."""
-    n = _numel_of.get(shape)
+    n = numel_of.get(shape)
     if n is None:
-        if len(_numel_of) > 4096:
-            _numel_of.clear()
-        n = _numel_of[shape] = _prod(map(int, shape))
+        if len(numel_of) > 4096:
+            numel_of.clear()
+        n = numel_of[shape] = _prod(map(int, shape))
     return n
 
 
@@ -194,7 +207,7 @@ def _small_and_computed(args, limit) -> bool:
     # Small inputs too, not only a small result: a row reduction of a large array is work
     # that fuses with its producer and consumers (a softmax is one kernel), not overhead.
     for arg in args:
-        if arg.buffer is None or _numel(arg.shape) > limit:
+        if arg.buffer is None or numel(arg.shape) > limit:
             return False
     return True
 

@@ -45,31 +45,34 @@ def _bool_only(args, attrs):
     return dtypes.BOOL
 
 
-def _reference(fn):
-    return lambda arrays, attrs: np.asarray(fn(arrays[0], axis=attrs[0]))
+# The ufuncs' own reduce methods, not np.max/np.sum (whose Python wrappers cost a
+# microsecond a call: the immediate tier runs these per op).
+def _reference(ufunc):
+    return lambda arrays, attrs: np.asarray(ufunc.reduce(arrays[0], axis=attrs[0]))
 
 
-def _same_dtype_reference(fn):
-    # np.sum/np.prod widen narrow ints; the primitive keeps its input dtype (wrapping).
-    return lambda arrays, attrs: np.asarray(fn(arrays[0], axis=attrs[0], dtype=arrays[0].dtype))
+def _same_dtype_reference(ufunc):
+    # np.add.reduce widens narrow ints; the primitive keeps its input dtype (wrapping).
+    return lambda arrays, attrs: np.asarray(ufunc.reduce(arrays[0], axis=attrs[0],
+                                                         dtype=arrays[0].dtype))
 
 
 REDUCE_SUM = register("reduce_sum", "reduce", shape=_reduced_shape, dtype=_same_dtype,
-                      reference=_same_dtype_reference(np.sum), doc="Sum over attrs[0] (pairwise for floats).")
+                      reference=_same_dtype_reference(np.add), doc="Sum over attrs[0] (pairwise for floats).")
 REDUCE_PROD = register("reduce_prod", "reduce", shape=_reduced_shape, dtype=_same_dtype,
-                       reference=_same_dtype_reference(np.prod), doc="Product over attrs[0].")
+                       reference=_same_dtype_reference(np.multiply), doc="Product over attrs[0].")
 REDUCE_MAX = register("reduce_max", "reduce", shape=_no_identity_shape("maximum"), dtype=_same_dtype,
-                      reference=_reference(np.max), doc="Maximum over attrs[0]; NaN propagates.")
+                      reference=_reference(np.maximum), doc="Maximum over attrs[0]; NaN propagates.")
 REDUCE_MIN = register("reduce_min", "reduce", shape=_no_identity_shape("minimum"), dtype=_same_dtype,
-                      reference=_reference(np.min), doc="Minimum over attrs[0]; NaN propagates.")
+                      reference=_reference(np.minimum), doc="Minimum over attrs[0]; NaN propagates.")
 REDUCE_FMAX = register("reduce_fmax", "reduce", shape=_no_identity_shape("fmax"), dtype=_same_dtype,
-                       reference=_reference(np.fmax.reduce), doc="Maximum ignoring NaN (NaN if all NaN).")
+                       reference=_reference(np.fmax), doc="Maximum ignoring NaN (NaN if all NaN).")
 REDUCE_FMIN = register("reduce_fmin", "reduce", shape=_no_identity_shape("fmin"), dtype=_same_dtype,
-                       reference=_reference(np.fmin.reduce), doc="Minimum ignoring NaN (NaN if all NaN).")
+                       reference=_reference(np.fmin), doc="Minimum ignoring NaN (NaN if all NaN).")
 REDUCE_ANY = register("reduce_any", "reduce", shape=_reduced_shape, dtype=_bool_only,
-                      reference=_reference(np.any), doc="Logical or over attrs[0].")
+                      reference=_reference(np.logical_or), doc="Logical or over attrs[0].")
 REDUCE_ALL = register("reduce_all", "reduce", shape=_reduced_shape, dtype=_bool_only,
-                      reference=_reference(np.all), doc="Logical and over attrs[0].")
+                      reference=_reference(np.logical_and), doc="Logical and over attrs[0].")
 
 
 # --- VJP rules (lazynum.autograd) of the reductions ---------------------------------------

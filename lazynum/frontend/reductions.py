@@ -122,8 +122,8 @@ def _emit(node, out, order=None):
 def _order(a, axis, keepdims, where=True, legacy=True):
     """The memory order of a reduction's result over ``axis`` of ``a`` (None: C order):
     NumPy's follows the input's (and the ``where`` mask's) strides."""
-    if type(a) is ndarray and a._view is None and where is True:
-        return None                     # an owner is C-ordered: so is its reduction
+    if type(a) is ndarray and (a._view is None or axis is None) and where is True:
+        return None     # an owner is C-ordered: so is its reduction; a full one has no order
     memory = layout_of(a)
     if memory is None or len(memory[0]) < 2:
         return None

@@ -53,8 +53,11 @@ class _Logging(threading.local):
     def enter(self):
         current = _extobj_contextvar.get()
         if current is not self.base:     # the user changed it (errstate, setbufsize)
-            self.base, self.state = current, _make_extobj(call=self.lines, all="log")
+            self.derive(current)
         return _extobj_contextvar.set(self.state)
+
+    def derive(self, current) -> None:
+        self.base, self.state = current, _make_extobj(call=self.lines, all="log")
 
 
 _logging = _Logging()
@@ -73,11 +76,68 @@ def _run(op, arrays, attrs, lines):
 
 def compute(node) -> None:
     """Compute ``node`` (its arguments are computed) with NumPy and realize it."""
-    op = node.op
     attrs = node.attrs
-    if attrs:
-        attrs = concrete_attrs(attrs)
-    arrays = [arg.buffer for arg in node.args]
+    _evaluate(node, [arg.buffer for arg in node.args], concrete_attrs(attrs) if attrs else attrs)
+
+
+_new_node = object.__new__
+_next_id = metrics.node_ids.__next__
+_numel_of = node_mod.numel_of
+Node = node_mod.Node
+
+
+def is_on() -> bool:
+    """Whether the calling thread's immediate tier is on."""
+    return bool(node_mod.thread.state.immediate_below)
+
+
+def now(op, args, shape, dtype):
+    """The computed node ``op(*args)``, or None when the tier does not take it: the operator
+    fast path's shortcut past ``apply`` for an elementwise op (no attrs) whose arguments are
+    computed and have ``shape`` or no dims (so the result's size bounds theirs), with
+    ``shape`` and ``dtype`` from its rules.  The node is the one ``apply`` would have made
+    and realized; ``compute``'s steps, inlined (this is most of a small loop's per-op cost).
+    """
+    state = node_mod.thread.state
+    limit = state.immediate_below
+    if not limit or not op.immediate or _extobj_contextvar is None:
+        return None
+    size = _numel_of.get(shape)
+    if (size if size is not None else node_mod.numel(shape)) > limit:
+        return None
+    logging = _logging
+    lines = logging.lines
+    if lines.lines:
+        lines.lines.clear()
+    current = _extobj_contextvar.get()
+    if current is not logging.base:   # the user changed NumPy's state: derive ours anew
+        logging.derive(current)
+    token = _extobj_contextvar.set(logging.state)
+    try:
+        out = op.reference([arg.buffer for arg in args], ())
+    except (IndexError, ValueError, OverflowError) as exc:
+        exc.add_note(f"raised by lazynum op {op.name!r} at {metrics.user_frame()}")
+        raise
+    finally:
+        _extobj_contextvar.reset(token)
+    if type(out) is not np.ndarray:
+        out = np.asarray(out)         # NumPy returns scalars for 0-d results
+    if out.dtype != dtype or out.ndim != len(shape):
+        raise InternalError(f"op {op.name} produced {out.dtype}{out.shape}, "
+                            f"its rules said {dtype}{tuple(map(int, shape))}")
+    node = _new_node(Node)
+    node.op, node.args, node.attrs, node.shape, node.dtype = op, (), (), shape, dtype
+    node.buffer = out
+    node.id = _next_id()
+    node.site = metrics.user_frame() if (state.record_sites or op.may_fail) else None
+    if lines.lines:
+        fp_errors.report([node], [(0, lines.take())], fp_state.current(), metrics.user_frame())
+    _count()
+    return node
+
+
+def _evaluate(node, arrays, attrs) -> None:
+    op = node.op
     lines = _logging.lines
     lines.lines.clear()
     try:
@@ -149,5 +209,40 @@ def write_in_place(array, storage, region, value) -> bool:
         target[...] = value.buffer
     finally:
         buffer.flags.writeable = writeable
+    _count()
+    return True
+
+
+def store_in_place(array, storage, key, value) -> bool:
+    """``array[key] = value`` by NumPy's own setitem on the buffer of ``array``'s computed
+    value, when ``array`` is all of its storage and nobody else can see the old value (see
+    ``write_in_place``); True when it did.  ``key`` is a plain basic key (ints, slices of
+    ints, None) and ``value`` a NumPy array of the array's dtype: the conversions lazynum's
+    setitem makes are done.  ``storage`` is ``array``'s plain ``Storage``, or None for an
+    owner never viewed.  The new value is a new node over the same buffer."""
+    if not node_mod.thread.state.immediate_below:
+        return False
+    if storage is None:
+        old = array._node
+        holders = 1                                   # array._node
+    else:
+        old = storage.node
+        holders = 1 + _views_reading(old, array, storage)
+    buffer = old.buffer
+    if (buffer is None or old.args or buffer.base is not None or not buffer.flags.c_contiguous
+            or sys.getrefcount(old) != holders + 2 or sys.getrefcount(buffer) != _OWN_REFERENCES):
+        return False
+    writeable = buffer.flags.writeable
+    buffer.flags.writeable = True
+    try:
+        buffer[key] = value
+    finally:
+        buffer.flags.writeable = writeable
+    new = node_mod.constant(buffer, old.shape)
+    if storage is None:
+        array._node = new
+    else:
+        storage.node = new
+        storage.version += 1
     _count()
     return True

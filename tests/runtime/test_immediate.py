@@ -116,6 +116,27 @@ def test_a_write_nobody_else_can_see_the_old_value_of_is_made_in_place():
     numpy.testing.assert_array_equal(numpy.asarray(x), expected)
 
 
+def test_a_plain_key_store_uses_numpys_setitem_with_lazynums_conversions():
+    x = lazynum.asarray(numpy.arange(6.0))
+    before = weakref.ref(x._node.buffer)
+    x[1] = 5.0
+    x[2:4] = lazynum.asarray(numpy.array([7.0, 8.0])) * 1.0
+    assert x._node.buffer is before()   # an owner never viewed: written in place
+    window = x[::2]                     # a view sees later stores, as in NumPy
+    x[4] = -1
+    numpy.testing.assert_array_equal(numpy.asarray(x), [0.0, 5.0, 7.0, 8.0, -1.0, 5.0])
+    numpy.testing.assert_array_equal(numpy.asarray(window), [0.0, 7.0, -1.0])
+    with pytest.raises(IndexError):
+        x[6] = 1.0
+    i8 = lazynum.asarray(numpy.array([1, 2, 3], dtype=numpy.int8))
+    with pytest.raises(OverflowError):
+        i8[0] = 300
+    i8[1] = 2.7                         # a float into an int array: int(), as NumPy
+    i8[2] = numpy.int64(-5)
+    numpy.testing.assert_array_equal(numpy.asarray(i8), [1, 2, -5])
+    assert i8.dtype == numpy.int8
+
+
 def test_an_old_value_still_read_is_copied_not_overwritten():
     base = numpy.arange(10.0)
     x = lazynum.asarray(base.copy())

@@ -11,9 +11,11 @@ import numpy as np
 
 from ...array import extension
 from ...array import layout as layouts
-from ...array.arraytype import ndarray, view_node, wrap_scalar
+from ...array.arraytype import Storage, ndarray, scalar_result, view_node, wrap_scalar
+from ...array.conversion import weak_scalar
 from ...expr import dtypes
 from ...expr.node import constant
+from ...runtime.immediate import is_on as immediate_on, store_in_place
 from .advanced import advanced_getitem, advanced_setitem
 from .basic import (_basic_value, _is_basic, _is_scalar_key, _plain_items, base_and_layout,
                     basic_layout, broadcast_value, key_items, write_box)
@@ -79,9 +81,60 @@ def _is_same_window(value, target, region) -> bool:
             and view.storage is target._view.storage and view.layout == region)
 
 
+def _is_plain_key(key) -> bool:
+    """Ints, slices of Python ints and None only (NumPy's setitem means what lazynum's does)."""
+    for item in (key if type(key) is tuple else (key,)):
+        kind = type(item)
+        if kind is slice:
+            if not (type(item.start) in _BOUNDS and type(item.stop) in _BOUNDS
+                    and type(item.step) in _BOUNDS):
+                return False
+        elif kind is not int and item is not None:
+            return False
+    return True
+
+
+_BOUNDS = (int, type(None))
+
+
+def _computed_value(value, dtype):
+    """``value`` as a NumPy array of ``dtype`` when it is a Python number or a computed lazynum
+    array of that dtype (setitem's conversion, as ``_basic_value`` makes it), else None."""
+    kind = type(value)
+    if kind is float or kind is int:
+        if dtype.kind == "f" or (kind is int and dtype.kind in "iu"):
+            return weak_scalar(value, dtype).buffer
+        return None
+    if kind is ndarray or kind is scalar_result:
+        node = value._n()
+        if node.buffer is not None and node.dtype == dtype:
+            return node.buffer
+    return None
+
+
+def _store_now(self, key, value) -> bool:
+    """The immediate tier's in-place ``a[key] = value`` for a plain key on an array that is
+    all of its storage (``runtime.immediate.store_in_place``); True when it was done."""
+    view = self._view
+    if view is None:
+        storage = None
+        dtype = self._node.dtype
+    else:
+        storage = view.storage
+        if type(storage) is not Storage or not layouts.is_identity(view.layout, storage.node.shape):
+            return False
+        dtype = storage.node.dtype
+    if not _is_plain_key(key):
+        return False
+    converted = _computed_value(value, dtype)
+    return converted is not None and store_in_place(self, storage, key, converted)
+
+
 def setitem(self, key, value):
     """``a[key] = value``: writes through to every view of the same storage."""
     self._check_writeable()       # NumPy's first check: before the key and the value
+    if immediate_on() and _store_now(self, key, value):
+        return
     if _is_full_mask(key, self.ndim):
         ndim = value.ndim if hasattr(value, "ndim") else np.ndim(value)    # no sync of a lazy value
         if ndim > 1:
