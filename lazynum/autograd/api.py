@@ -39,7 +39,7 @@ def _unflushed():
 
 
 # --- inputs ----------------------------------------------------------------------------------
-def _input_node(value, what: str):
+def _input_node(value, what: str, holomorphic: bool = False):
     """A fresh pending node holding ``value``: the differentiated input's identity.
 
     A new non-interned identity view, so two arguments holding the same array stay two
@@ -50,20 +50,20 @@ def _input_node(value, what: str):
         raise TypeError(f"grad requires floating-point inputs, but {what} is an integer "
                         f"({type(value).__name__}); pass a float array or Python float")
     base = to_node(value)
-    if base.dtype.kind == "c":
-        raise TypeError(f"grad requires real floating-point inputs, but {what} has dtype "
-                        f"{base.dtype}: lazynum.grad does not differentiate complex inputs yet")
-    if base.dtype.kind != "f":
-        raise TypeError(f"grad requires floating-point inputs, but {what} has dtype {base.dtype}; "
-                        "cast it to float32/float64 or leave it out of argnums")
+    if base.dtype.kind not in "fc":
+        raise TypeError(f"grad requires floating-point or complex inputs, but {what} has dtype "
+                        f"{base.dtype}; cast it to float32/float64 or leave it out of argnums")
+    if holomorphic and base.dtype.kind != "c":
+        raise TypeError(f"grad with holomorphic=True requires complex inputs, but {what} has "
+                        f"dtype {base.dtype}")
     shape = tuple(base.shape)
     return Node(VIEW, (base,), (shape, c_strides(shape), 0), shape, base.dtype)
 
 
-def _mark(tree, what: str):
+def _mark(tree, what: str, holomorphic: bool = False):
     """``(tree of fresh input arrays, their nodes, treedef)`` for a differentiated argument."""
     leaves, treedef = pytree.flatten(tree)
-    marks = [_input_node(leaf, f"{what} (leaf {i})" if len(leaves) > 1 else what)
+    marks = [_input_node(leaf, f"{what} (leaf {i})" if len(leaves) > 1 else what, holomorphic)
              for i, leaf in enumerate(leaves)]
     return pytree.unflatten(treedef, [wrap(m) for m in marks]), marks, treedef
 
@@ -107,10 +107,15 @@ def _argnums(argnums, count):
 
 
 # --- outputs ---------------------------------------------------------------------------------
-def _scalar_output(out, name):
+def _scalar_output(out, name, holomorphic=False):
     node = to_node(out)
-    if node.dtype.kind != "f":
-        raise TypeError(f"{name} requires a real floating-point output, got dtype {node.dtype}")
+    if holomorphic and node.dtype.kind != "c":
+        raise TypeError(f"{name} with holomorphic=True requires a complex output, got dtype "
+                        f"{node.dtype}")
+    if not holomorphic and node.dtype.kind != "f":
+        hint = (" (pass holomorphic=True for the complex derivative of a holomorphic "
+                "function, or use vjp)" if node.dtype.kind == "c" else "")
+        raise TypeError(f"{name} requires a real floating-point output, got dtype {node.dtype}{hint}")
     if tuple(node.shape) != ():
         raise TypeError(f"{name} is defined for scalar-output functions only; the output has "
                         f"shape {tuple(node.shape)} (use vjp for other outputs)")
@@ -126,7 +131,7 @@ def _split_aux(result, has_aux, name):
 
 
 # --- public API ------------------------------------------------------------------------------
-def value_and_grad(fun, argnums=0, has_aux=False):
+def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False):
     """Make a function that returns ``fun``'s value and its gradient.
 
     Parameters
@@ -136,9 +141,14 @@ def value_and_grad(fun, argnums=0, has_aux=False):
         or ``(scalar, aux)`` with ``has_aux``.
     argnums : int or tuple of int, optional
         Positional arguments to differentiate (default the first).  Each may be an array
-        (lazynum or NumPy, floating dtype), a Python float, or a tuple/list/dict of them.
+        (lazynum or NumPy, floating or complex dtype), a Python float or complex, or a
+        tuple/list/dict of them.  The gradient of a real-valued function at a complex
+        input ``z = x + iy`` is ``df/dx - i df/dy`` (JAX's convention).
     has_aux : bool, optional
         ``fun`` returns ``(output, aux)``; aux is passed through, not differentiated.
+    holomorphic : bool, optional
+        ``fun`` is holomorphic, with complex inputs and a complex output: the gradient is
+        its complex derivative ``f'(z)`` (as ``jax.grad(..., holomorphic=True)``).
 
     Returns
     -------
@@ -151,7 +161,8 @@ def value_and_grad(fun, argnums=0, has_aux=False):
     Raises
     ------
     TypeError
-        For an integer or bool input, a non-float output, or a non-scalar output.
+        For an integer or bool input, a non-scalar output, or an output that is not real
+        floating point (complex, with ``holomorphic=True``; then inputs must be complex).
     """
     @functools.wraps(fun)
     def value_and_grad_fun(*args, **kwargs):
@@ -159,12 +170,12 @@ def value_and_grad(fun, argnums=0, has_aux=False):
         args = list(args)
         marked = []
         for n in nums:
-            args[n], marks, treedef = _mark(args[n], f"argument {n}")
+            args[n], marks, treedef = _mark(args[n], f"argument {n}", holomorphic)
             marked.append((marks, treedef))
         with _unflushed():
             result = fun(*args, **kwargs)
             out, aux = _split_aux(result, has_aux, "value_and_grad")
-            node = _scalar_output(out, "grad")
+            node = _scalar_output(out, "grad", holomorphic)
             inputs = [m for marks, _ in marked for m in marks]
             _check_inputs_pending(inputs)
             start = _first_id(inputs)
@@ -176,7 +187,7 @@ def value_and_grad(fun, argnums=0, has_aux=False):
     return value_and_grad_fun
 
 
-def grad(fun, argnums=0, has_aux=False):
+def grad(fun, argnums=0, has_aux=False, holomorphic=False):
     """Make a function that returns the gradient of scalar-valued ``fun``.
 
     See :func:`value_and_grad` for the parameters; the returned function gives only the
@@ -190,7 +201,7 @@ def grad(fun, argnums=0, has_aux=False):
     >>> df(lnp.asarray([1.0, 2.0])).tolist()
     [3.0, 12.0]
     """
-    value_and_grad_fun = value_and_grad(fun, argnums, has_aux)
+    value_and_grad_fun = value_and_grad(fun, argnums, has_aux, holomorphic)
 
     @functools.wraps(fun)
     def grad_fun(*args, **kwargs):
@@ -207,7 +218,9 @@ def vjp(fun, *primals, has_aux=False):
     fun : callable
         Takes the primals; returns an array or a tuple/list/dict of arrays.
     *primals
-        Floating-point arrays, Python floats, or trees of them (all are differentiated).
+        Floating-point or complex arrays, Python floats, or trees of them (all are
+        differentiated).  A complex cotangent ``c`` pulls back as JAX's does: for a
+        holomorphic ``fun`` it is ``c * f'(z)``, unconjugated (docs/autograd.md).
     has_aux : bool, optional
         ``fun`` returns ``(output, aux)``; aux is returned as a third value.
 
@@ -243,8 +256,9 @@ def vjp(fun, *primals, has_aux=False):
 
 
 def _seed(cotangent, out_node):
-    """The cotangent for one output, checked against it (None for a non-float output)."""
-    if out_node.dtype.kind != "f":
+    """The cotangent for one output, checked against it (None for an output that is not
+    float or complex)."""
+    if out_node.dtype.kind not in "fc":
         return None
     node = to_node(cotangent)
     if tuple(node.shape) != tuple(out_node.shape):

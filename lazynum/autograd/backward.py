@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 
-from ..expr.derivatives import Masked, NoGradient, add, call, is_float, masked
+from ..expr.derivatives import Masked, NoGradient, add, call, is_inexact, masked
 
 
 class SyncedIntermediateError(RuntimeError):
@@ -73,7 +73,8 @@ def _reachable(outputs, input_ids, snapshot, traced_after):
 
 
 def _relevant(order, reached, args_of, input_ids) -> set:
-    """Ids of float nodes that depend on an input (only they carry cotangents)."""
+    """Ids of float and complex nodes that depend on an input (only they carry
+    cotangents; a complex one's cotangent is complex, in JAX's convention)."""
     relevant = set()
     for node_id in order:
         if node_id in input_ids:
@@ -81,14 +82,7 @@ def _relevant(order, reached, args_of, input_ids) -> set:
             continue
         args = args_of.get(node_id)
         if args and any(a.id in relevant for a in args):
-            node = reached[node_id]
-            if node.dtype.kind == "c":
-                # JAX's convention for complex cotangents is documented (docs/autograd.md)
-                # but not implemented: refuse rather than drop the complex path's gradient.
-                raise TypeError(f"lazynum.grad does not differentiate through complex values "
-                                f"yet: {node.op.name} gives {node.dtype} on the path from the "
-                                "inputs to the output")
-            if is_float(node):
+            if is_inexact(reached[node_id]):
                 relevant.add(node_id)
     return relevant
 

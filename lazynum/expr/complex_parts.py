@@ -66,17 +66,19 @@ MAKE_COMPLEX = register("make_complex", "elementwise",
                         doc="The complex array with real part args[0] and imaginary part args[1].")
 
 
-# --- VJPs (JAX's convention: a real part's cotangent g flows back as g + 0j, an imaginary
-# part's as 0 + g*1j; make_complex splits its complex cotangent into the two parts).
+# --- VJPs, in JAX's convention (a cotangent g pairs with a tangent t as Re(g * t), see
+# docs/autograd.md): real(t) = Re(1 * t), so a real part's cotangent g flows back as g + 0i;
+# imag(t) = Re(-i * t), so an imaginary part's flows back as -g i; make_complex(a, b) pairs
+# with a complex g as Re(g (a + ib)) = Re(g) a - Im(g) b, so its parts get Re(g), -Im(g).
 def _zero_like(node):
     return _d.zeros(node.shape, node.dtype)
 
 
 REAL.vjp = _d.keeps_zeros(lambda node, g: (_d.apply("make_complex", (g, _zero_like(g))),))
-IMAG.vjp = _d.keeps_zeros(lambda node, g: (_d.apply("make_complex", (_zero_like(g), g)),))
+IMAG.vjp = _d.keeps_zeros(lambda node, g: (_d.apply("make_complex", (_zero_like(g), _d.neg(g))),))
 MAKE_COMPLEX.vjp = _d.keeps_zeros(lambda node, g: (
     _d.sum_to_shape(_d.apply("real", (g,)), node.args[0].shape),
-    _d.sum_to_shape(_d.apply("imag", (g,)), node.args[1].shape)))
+    _d.sum_to_shape(_d.neg(_d.apply("imag", (g,))), node.args[1].shape)))
 
 
 # --- kernel lowerings: a complex value in a kernel is a pair of real statements

@@ -79,8 +79,13 @@ def keeps_zeros(rule):
     return rule
 
 
-def is_float(node) -> bool:
-    return node.dtype.kind == "f"
+def is_inexact(node) -> bool:
+    """True for a float or complex value: the values that carry cotangents."""
+    return node.dtype.kind in "fc"
+
+
+def is_complex(node) -> bool:
+    return node.dtype.kind == "c"
 
 
 # --- node constructors -----------------------------------------------------------------------
@@ -266,7 +271,7 @@ def binary(left, right):
         a, b = node.args
         out = []
         for index, (maker, operand) in enumerate(((left, a), (right, b))):
-            if maker is None or not is_float(operand) or not wanted(needs, index):
+            if maker is None or not is_inexact(operand) or not wanted(needs, index):
                 out.append(None)
                 continue
             value = maker(g, a, b, node)

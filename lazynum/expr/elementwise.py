@@ -143,6 +143,34 @@ def _log_add_exp(exp_name, operand):
     return rule
 
 
+# Complex values follow JAX's convention (docs/autograd.md): a cotangent pairs with a
+# tangent as Re(g * t), so a holomorphic op's rule is ``g * f'(z)``, unconjugated: the
+# real rules above hold for complex z as written.  The non-holomorphic ops get their own.
+def _conjugate_vjp(node, g):
+    # conj is its own transpose: Re(g * conj(t)) = Re(conj(g) * t)
+    return (_call("conjugate", g) if _d.is_complex(g) else g,)
+
+
+def _absolute_vjp(node, g):
+    # |z|: d|z| = Re(conj(z) dz) / |z|, so z's cotangent is g * conj(z) / |z|; zero at
+    # z == 0 (JAX's choice there), dividing by 1 instead of 0 so no 0/0 is computed
+    x = node.args[0]
+    if not _d.is_complex(x):
+        return (_mul(g, _call("sign", x)),)
+    safe = _d.select(_call("equal", node, _const(0, node)), _const(1, node), node)
+    direction = _d.div(_call("conjugate", x), _d.cast(safe, x.dtype))
+    return (_mul(_d.cast(g, x.dtype), direction),)
+
+
+def _arccosh_slope(x, y):
+    # 1/sqrt(x^2 - 1) for real x >= 1; for complex z the principal branch's derivative
+    # is 1/(sqrt(z - 1) sqrt(z + 1)), which differs in sign where Re z < 0
+    one = _const(1, x)
+    if _d.is_complex(x):
+        return _recip(_mul(_call("sqrt", _d.sub(x, one)), _call("sqrt", _add(x, one))))
+    return _recip(_call("sqrt", _d.sub(_call("square", x), one)))
+
+
 def _frexp_vjp(node, g):
     if node.attrs[0] == 1:
         return (None,)
@@ -153,8 +181,8 @@ def _frexp_vjp(node, g):
 _remainder = _d.binary(lambda g, a, b, y: g, _remainder_divisor(None))
 UFUNC_VJPS = {
     "negative": _d.keeps_zeros(lambda node, g: (_d.neg(g),)), "positive": _d.identity_rule,
-    "conjugate": _d.identity_rule,
-    "absolute": _d.unary(lambda x, y: _call("sign", x)),
+    "conjugate": _d.keeps_zeros(_conjugate_vjp),
+    "absolute": _absolute_vjp,
     "fabs": _d.unary(lambda x, y: _call("sign", x)),
     "exp": _d.unary(lambda x, y: y),
     "exp2": _d.unary(lambda x, y: _d.scale(y, _d.LN2)),
@@ -177,7 +205,7 @@ UFUNC_VJPS = {
     "cosh": _d.unary(lambda x, y: _call("sinh", x)),
     "tanh": _d.unary(lambda x, y: _one_minus_square(y)),
     "arcsinh": _d.unary(lambda x, y: _recip(_call("sqrt", _add(_call("square", x), _const(1, x))))),
-    "arccosh": _d.unary(lambda x, y: _recip(_call("sqrt", _d.sub(_call("square", x), _const(1, x))))),
+    "arccosh": _d.unary(_arccosh_slope),
     "arctanh": _d.unary(lambda x, y: _recip(_one_minus_square(x))),
     "deg2rad": _d.keeps_zeros(lambda node, g: (_d.scale(g, np.pi / 180.0),)),
     "radians": _d.keeps_zeros(lambda node, g: (_d.scale(g, np.pi / 180.0),)),
@@ -234,9 +262,11 @@ CAST = register(
 
 
 def _cast_vjp(node, g):
-    # float -> float: the cotangent converts back; from an integer/bool input nothing flows
+    # float/complex -> float/complex: the cotangent converts back (complex -> real keeps
+    # the real part: JAX's transpose of a real -> complex cast); from an integer/bool
+    # input nothing flows
     x = node.args[0]
-    return (_d.cast(g, x.dtype) if _d.is_float(x) else None,)
+    return (_d.cast(g, x.dtype) if _d.is_inexact(x) else None,)
 
 
 CAST.vjp = _d.keeps_zeros(_cast_vjp)

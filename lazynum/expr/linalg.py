@@ -182,9 +182,15 @@ SLOGDET = _register("linalg_slogdet", _slogdet_shape, _slogdet_reference,
 
 
 def _slogdet_vjp(node, g):
-    # the sign is piecewise constant; log|det| has cotangent A^-T
+    # real A: the sign is piecewise constant; log|det| has cotangent A^-T.  Complex A (JAX's
+    # convention): with w = tr(A^-1 dA), d log|det| = Re(w) and the sign s = e^(i theta)
+    # moves by ds = i s Im(w), so A_bar = (Re(g_log) + i Im(g_sign s)) A^-T
     a = node.args[0]
     g_log = _part(g, 1, ())
+    if _d.is_complex(a):
+        real_part = _d.apply("real", (g_log,))
+        turn = _d.apply("imag", (_d.mul(_part(g, 0, ()), _part(node, 0, ())),))
+        g_log = _d.apply("make_complex", (real_part, turn))
     weight = _d.reshape(g_log, tuple(g_log.shape) + (1, 1))
     return (_d.mul(weight, _d.swap_last(_d.apply("linalg_inv", (a,)))),)
 
@@ -214,8 +220,17 @@ def _lower_half_diagonal(x):
     return _d.mul(x, _d.add(below, on))
 
 
+def _real_only(what: str, node) -> None:
+    """Rules written for real symmetric matrices refuse a complex (Hermitian) one: its
+    formula needs conjugate transposes (and, for eigenvectors, a phase convention)."""
+    if _d.is_complex(node.args[0]):
+        raise NotImplementedError(f"lazynum.grad: the derivative of {what} of a complex "
+                                  "matrix is not written yet")
+
+
 def _cholesky_vjp(node, g):
     # L = chol(A):  A_bar = sym(L^-T Phi(L^T L_bar) L^-1)   (Murray 2016)
+    _real_only("numpy.linalg.cholesky", node)
     (upper,) = node.attrs
     lower = _d.swap_last(node) if upper else node
     g_lower = _d.swap_last(g) if upper else g
@@ -258,6 +273,7 @@ def _eigh_parts(packed):
 def _eigh_vjp(node, g):
     # A = V diag(w) V^T:  A_bar = sym(V (diag(w_bar) + F o (V^T V_bar)) V^T),
     # F_ij = 1 / (w_j - w_i) off the diagonal, 0 on it
+    _real_only("numpy.linalg.eigh", node)
     w, v = _eigh_parts(node)
     g_w, g_v = _eigh_parts(g)
     shape = tuple(v.shape)
@@ -283,9 +299,12 @@ EIGVALSH = _register("linalg_eigvalsh", lambda args, attrs: _stack(args[0].shape
 
 
 def _eigvalsh_vjp(node, g):
-    # A_bar = V diag(w_bar) V^T (the eigenvectors recomputed: one more eigh)
+    # A_bar = V diag(w_bar) V^T (the eigenvectors recomputed: one more eigh).  Hermitian A:
+    # dw_k = Re(v_k^H dA v_k), so in JAX's convention A_bar = conj(V) diag(w_bar) V^T
     _, v = _eigh_parts(_d.apply("linalg_eigh", node.args, node.attrs))
-    scaled = _d.mul(v, _d.reshape(g, tuple(g.shape[:-1]) + (1, g.shape[-1])))
+    g = _d.cast(g, v.dtype)
+    left = _d.call("conjugate", v) if _d.is_complex(v) else v
+    scaled = _d.mul(left, _d.reshape(g, tuple(g.shape[:-1]) + (1, g.shape[-1])))
     return (_d.apply("matmul", (scaled, _d.swap_last(v))),)
 
 

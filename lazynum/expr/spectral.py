@@ -15,6 +15,7 @@ import numpy as np
 
 from . import derivatives as _d
 from .registry import EXTERN, declare_lowering, register
+from .shapes import c_strides
 
 ONE_AXIS = frozenset({"fft", "ifft", "rfft", "irfft", "hfft", "ihfft"})
 TO_HALF = frozenset({"rfft", "ihfft", "rfftn"})         # last axis: n // 2 + 1 outputs
@@ -61,5 +62,37 @@ FFT = register("fft", "extern", shape=_shape, dtype=_dtype,
                doc="numpy.fft's transform attrs[0] with lengths attrs[1] along axes attrs[2], "
                    "normalization attrs[3].")
 declare_lowering(FFT, EXTERN)
-FFT.vjp = _d.not_written("numpy.fft transforms", " (gradients through complex values are not "
-                                                 "supported)")
+
+
+# VJP, in JAX's convention (a cotangent pairs with a tangent as Re(g * t), unconjugated):
+# the DFT matrix is symmetric, so a complex-to-complex transform is its own transpose with
+# the same normalization; the input's zero padding (or truncation) to the length n becomes
+# a truncation (or zero padding) of the result.  A real input takes the real part.
+_SELF_TRANSPOSED = frozenset({"fft", "ifft", "fftn", "ifftn"})
+
+
+def _fit_axis(node, axis: int, length: int):
+    """``node`` cut to, or padded with zeros to, ``length`` along ``axis``."""
+    shape = tuple(node.shape)
+    if shape[axis] == length:
+        return node
+    fitted = shape[:axis] + (length,) + shape[axis + 1:]
+    if shape[axis] > length:
+        return _d.apply("view", (node,), (fitted, c_strides(shape), 0))
+    return _d.apply("view_scatter", (_d.zeros(fitted, node.dtype), node),
+                    (shape, c_strides(fitted), 0))
+
+
+def _fft_vjp(node, g):
+    name, s, axes, norm = node.attrs
+    if name not in _SELF_TRANSPOSED:
+        raise NotImplementedError(f"lazynum.grad: the derivative of numpy.fft.{name} is not "
+                                  "written yet (fft, ifft, fftn and ifftn have one)")
+    x = node.args[0]
+    back = _d.apply("fft", (g,), node.attrs)
+    for axis in axes:
+        back = _fit_axis(back, axis, x.shape[axis])
+    return (_d.cast(back, x.dtype),)
+
+
+FFT.vjp = _fft_vjp
