@@ -122,6 +122,22 @@ def test_buffers_are_reused_across_syncs_but_never_while_the_user_holds_them():
         np.testing.assert_array_equal(held, np.asarray(x) * 2.0)
 
 
+def test_large_products_are_written_into_pooled_buffers_never_into_held_ones():
+    """An extern matmul's large result goes into a pooled buffer (fresh pages at every call
+    cost as much as a small product's BLAS work), never into one the user still holds."""
+    a, b = RNG.standard_normal((96, 40)), RNG.standard_normal((40, 128))    # 96 KiB results
+    assert buffer_pool.pooled((96, 128), np.float64)
+    la, lb = lnp.asarray(a), lnp.asarray(b)
+    with on_llvm():
+        held = [np.asarray(la @ (lb + float(k))) for k in range(3)]
+        before = buffer_pool.stats["reused"]
+        for _ in range(3):                   # dropped at once: one buffer serves them all
+            np.testing.assert_allclose(np.asarray(la @ lb), a @ b, rtol=1e-12)
+        assert buffer_pool.stats["reused"] >= before + 2
+    for k, result in enumerate(held):
+        np.testing.assert_allclose(result, a @ (b + k), rtol=1e-12)
+    assert not any(np.shares_memory(held[i], held[j]) for i, j in ((0, 1), (1, 2), (0, 2)))
+
 def test_programs_round_trip_through_bytes_and_reject_garbage():
     x = RNG.random((5, 7))
     _, program = compiled(lambda m, x: m.sort(m.exp(x), axis=1).sum(axis=0), x)
