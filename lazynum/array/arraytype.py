@@ -200,13 +200,19 @@ class ndarray:
             self._view = state
         return self._view.storage
 
-    def _window(self, layout, readonly=False) -> "ndarray":
-        """A view of this array's storage with an absolute ``layout``."""
+    def _window(self, layout, readonly=False, value=None) -> "ndarray":
+        """A view of this array's storage with an absolute ``layout``; ``value``: its
+        computed value when the caller has it (a NumPy view of the same elements)."""
         storage = self._storage()
         array = object.__new__(ndarray)
-        array._view = ViewState(storage, layout, readonly or self._view.readonly)
-        array._node = None
-        array._n()
+        array._view = state = ViewState(storage, layout, readonly or self._view.readonly)
+        if value is None:
+            array._node = None
+            array._n()
+        else:
+            value.flags.writeable = False
+            array._node = nodes.constant(value, tuple(layout[0]))
+            state.version = storage.version
         if array._node.buffer is None:
             register_live(array)
         return array

@@ -31,10 +31,12 @@ from ..expr.elementwise import SELECT, UFUNC_OPS, loop_signature
 from ..expr.extern import SORT
 from ..expr.checks import ASSERT_ALL
 from ..expr.movement import CONCATENATE, VIEW, literal
+from ..expr.rounded_reduce import ROUNDED_REDUCE
 from ..expr.reduce import (ARGMAX, ARGMIN, CUMPROD, CUMSUM, REDUCE_ALL, REDUCE_ANY, REDUCE_FMAX,
     REDUCE_FMIN, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD, REDUCE_SUM, RUNNING_EXTREMES)
 from ..expr.shapes import c_strides, normalize_axes, normalize_axis, size_of
 from .ufuncs import _given, call, ufunc
+from ..runtime.immediate import is_on as immediate_on, now as immediate_now
 
 __all__ = [
     "sum", "prod", "mean", "var", "std", "max", "min", "amax", "amin", "argmax", "argmin",
@@ -46,6 +48,7 @@ __all__ = [
 _NoValue = np._NoValue
 _apply = nodes.apply
 BOOL, INT64, FLOAT64 = dtypes.BOOL, dtypes.INT64, dtypes.FLOAT64
+FLOAT16 = np.dtype(np.float16)
 
 # ufunc name -> reduction primitive (its identity: ``expr.combines``)
 _REDUCERS = {
@@ -163,6 +166,34 @@ def _acc(name, dt, dtype, out):
 
 
 # -- the reduction core -----------------------------------------------------------------------
+def _reduce_now(name, a, axis):
+    """``numpy.<name>.reduce(a, axis)`` as a result array, computed now when ``a`` is a
+    computed lazynum array the immediate tier takes, reduced in its own dtype (NumPy's
+    accumulator for it), over all axes or one; else None (the general path)."""
+    if type(a) is not ndarray:
+        return None
+    node = a._n()
+    if node.buffer is None or not immediate_on():
+        return None
+    dtype = node.dtype
+    if dtype == BOOL or (name in ("add", "multiply") and dtypes.sum_dtype(dtype) != dtype):
+        return None
+    ndim = len(node.shape)
+    if axis is None:
+        axes = tuple(range(ndim))
+    elif type(axis) is int and -ndim <= axis < ndim:
+        axes = (axis + ndim if axis < 0 else axis,)
+    else:
+        return None
+    if not axes:
+        return None
+    shape = tuple([d for i, d in enumerate(node.shape) if i not in axes])
+    result = immediate_now(_REDUCERS[name], (node,), shape, dtype, (axes,), node.shape)
+    if result is None:
+        return None
+    return _emit(result, None, None if axis is None else _order(a, axis, False))
+
+
 def _reduce(name, a, axis, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True,
             legacy=False):
     """Node of ``numpy.<name>.reduce(a, ...)``: keepdims applied, in ``out``'s dtype if given."""
@@ -180,6 +211,10 @@ def _reduce(name, a, axis, dtype=None, out=None, keepdims=False, initial=_NoValu
         initial = identity
     init = _scalar(initial, acc) if explicit else None
     x = cast(node, acc)
+    if acc == FLOAT16 and name in ("add", "multiply") and (explicit or where is not True) and axes \
+            and size_of(x.shape[i] for i in axes):
+        result = _rounded_reduce(name, x, axes, init if explicit else literal(identity, acc), where)
+        return _finish(result, node, axes, keepdims, out)
     if where is not True:
         if initial is None:
             raise ValueError(f"reduction operation '{name}' does not have an identity, so to "
@@ -202,12 +237,25 @@ def _reduce(name, a, axis, dtype=None, out=None, keepdims=False, initial=_NoValu
             result = _apply(UFUNC_OPS[name], (literal(identity, acc), result), ())
         if explicit:
             result = _apply(UFUNC_OPS[name], (result, init), ())
+    return _finish(result, node, axes, keepdims, out)
+
+
+def _finish(result, node, axes, keepdims, out):
+    """A reduction's node with keepdims applied, cast to ``out``'s dtype if given."""
     if keepdims and keepdims is not _NoValue:
         result = reshape_node(result, _kept(node.shape, axes))
     if out is None:
         return result
     _check_shape(out, result)
     return cast(result, out.dtype)
+
+
+def _rounded_reduce(name, x, axes, initial, where):
+    """float16 sum/prod with an initial value or a where mask: NumPy's own call, which
+    rounds to half once per inner loop, starting from ``initial`` and splitting the loop
+    at the mask's runs (``expr/rounded_reduce.py``)."""
+    mask = () if where is True else (_mask(where, x.shape),)
+    return _apply(ROUNDED_REDUCE, (x, initial) + mask, (name, axes))
 
 
 def _count(shape, axis, keepdims, where):
@@ -254,6 +302,10 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, wh
     -------
     lazynum.ndarray
     """
+    if out is None and keepdims is False and initial is _NoValue and where is True and dtype is None:
+        fast = _reduce_now("add", a, axis)
+        if fast is not None:
+            return fast
     return _emit(_reduce("add", a, axis, dtype, out, keepdims, initial, where, True), out,
                  _order(a, axis, keepdims, where))
 
@@ -265,6 +317,10 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, w
 
     Parameters and dtype rules are those of :func:`sum` (the identity is 1).
     """
+    if out is None and keepdims is False and initial is _NoValue and where is True and dtype is None:
+        fast = _reduce_now("multiply", a, axis)
+        if fast is not None:
+            return fast
     return _emit(_reduce("multiply", a, axis, dtype, out, keepdims, initial, where, True), out,
                  _order(a, axis, keepdims, where))
 
@@ -277,6 +333,10 @@ def max(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
     ``initial`` is a lower bound of the result: it is required to reduce an empty axis
     and with ``where`` (ValueError otherwise, as in NumPy).
     """
+    if out is None and keepdims is False and initial is _NoValue and where is True:
+        fast = _reduce_now("maximum", a, axis)
+        if fast is not None:
+            return fast
     return _emit(_reduce("maximum", a, axis, None, out, keepdims, initial, where, True), out,
                  _order(a, axis, keepdims, where))
 
@@ -285,6 +345,10 @@ def max(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
 @extensible('min')
 def min(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """Minimum over the given axes (NaN propagates); see :func:`max`."""
+    if out is None and keepdims is False and initial is _NoValue and where is True:
+        fast = _reduce_now("minimum", a, axis)
+        if fast is not None:
+            return fast
     return _emit(_reduce("minimum", a, axis, None, out, keepdims, initial, where, True), out,
                  _order(a, axis, keepdims, where))
 

@@ -91,19 +91,21 @@ def is_on() -> bool:
     return bool(node_mod.thread.state.immediate_below)
 
 
-def now(op, args, shape, dtype):
-    """The computed node ``op(*args)``, or None when the tier does not take it: the operator
-    fast path's shortcut past ``apply`` for an elementwise op (no attrs) whose arguments are
-    computed and have ``shape`` or no dims (so the result's size bounds theirs), with
-    ``shape`` and ``dtype`` from its rules.  The node is the one ``apply`` would have made
-    and realized; ``compute``'s steps, inlined (this is most of a small loop's per-op cost).
-    """
+def now(op, args, shape, dtype, attrs=(), largest=None):
+    """The computed node ``op(*args, attrs)``, or None when the tier does not take it: the
+    front end's shortcut past ``apply`` for an op whose arguments are computed, with
+    ``shape`` and ``dtype`` from its rules and plain ``attrs``.  ``largest``: the shape of
+    its largest argument (a reduction's input), when larger than ``shape`` (an elementwise
+    op's arguments have ``shape`` or no dims).  The node is the one ``apply`` would have
+    made and realized; ``compute``'s steps, inlined (this is most of a small loop's per-op
+    cost)."""
     state = node_mod.thread.state
     limit = state.immediate_below
     if not limit or not op.immediate or _extobj_contextvar is None:
         return None
-    size = _numel_of.get(shape)
-    if (size if size is not None else node_mod.numel(shape)) > limit:
+    bound = shape if largest is None else largest
+    size = _numel_of.get(bound)
+    if (size if size is not None else node_mod.numel(bound)) > limit:
         return None
     logging = _logging
     lines = logging.lines
@@ -114,7 +116,7 @@ def now(op, args, shape, dtype):
         logging.derive(current)
     token = _extobj_contextvar.set(logging.state)
     try:
-        out = op.reference([arg.buffer for arg in args], ())
+        out = op.reference([arg.buffer for arg in args], attrs)
     except (IndexError, ValueError, OverflowError) as exc:
         exc.add_note(f"raised by lazynum op {op.name!r} at {metrics.user_frame()}")
         raise
@@ -126,7 +128,7 @@ def now(op, args, shape, dtype):
         raise InternalError(f"op {op.name} produced {out.dtype}{out.shape}, "
                             f"its rules said {dtype}{tuple(map(int, shape))}")
     node = _new_node(Node)
-    node.op, node.args, node.attrs, node.shape, node.dtype = op, (), (), shape, dtype
+    node.op, node.args, node.attrs, node.shape, node.dtype = op, (), attrs, shape, dtype
     node.buffer = out
     node.id = _next_id()
     node.site = metrics.user_frame() if (state.record_sites or op.may_fail) else None

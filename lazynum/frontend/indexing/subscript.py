@@ -39,7 +39,13 @@ def getitem(self, key):
                 return wrap_scalar(constant(np.asarray(buffer[tuple(items)])))
             base, layout = base_and_layout(self)
             return wrap_scalar(view_node(base, basic_layout(layout, items)))
-        return self._window(basic_layout(self._layout(), items))
+        layout = basic_layout(self._layout(), items)
+        buffer = self._node.buffer          # (_n() above made it current)
+        if buffer is not None and _is_plain_key(key):
+            # computed: NumPy's own slicing gives the window's value (a view of the same
+            # elements view_node would pick out of the storage)
+            return self._window(layout, value=buffer[key])
+        return self._window(layout)
     if type(key) is ndarray and key.dtype == dtypes.BOOL and key.ndim:
         return extension.hook("mask_select")(self, key)     # x[mask]: bounded, no sync
     if type(key) is not int:            # bounded indices, lazy slice bounds
