@@ -77,6 +77,12 @@ def test_errors_are_numpys_at_the_call():
     with pytest.raises(ValueError):
         lnp.fill_diagonal(lnp.zeros((2, 3, 3)), 1)
     assert_same(a, before)
+    # NumPy refuses a read-only destination before it looks at the casting (fuzz seed 921617)
+    read_only = lnp.broadcast_to(lnp.asarray(np.array([True, False, True])), (3, 3))
+    with pytest.raises(ValueError, match="read-only"):
+        lnp.copyto(read_only, lnp.zeros((3, 3), "complex64"))
+    with pytest.raises(ValueError, match="read-only"):
+        np.copyto(np.broadcast_to(np.array([True, False, True]), (3, 3)), np.zeros((3, 3), "complex64"))
 
 
 def test_numpy_destination_is_written_by_numpy():

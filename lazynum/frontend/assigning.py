@@ -45,6 +45,7 @@ def copyto(dst, src, casting="same_kind", where=True):
         return fallback("numpy.copyto", np.copyto, (dst, src), {"casting": casting, "where": where})
     if _same_window(dst, src):
         return None             # NumPy returns before its read-only check: nothing changes
+    dst._check_writeable()      # then refuses a read-only destination before any casting
     value = _converted(src, dst.dtype, casting)
     np.broadcast_shapes(np.shape(value), dst.shape)      # NumPy's ValueError for shapes
     if where is True:
