@@ -16,7 +16,7 @@ import weakref
 from .. import backends
 from ..control import settings as config, telemetry as metrics
 from ..expr import graph, node as node_mod, symbolic
-from . import collector, compile_cache, fp_errors, writes
+from . import collector, compile_cache, fp_errors, unread_checks, writes
 
 
 class SyncError(RuntimeError):
@@ -107,6 +107,8 @@ def _check_policy(reason: str, site: str, explicit: bool) -> None:
 def sync_nodes(nodes, reason: str, explicit: bool = False) -> None:
     """Compute every pending node in ``nodes`` (and co-live sharers) and realize them."""
     if all(n.buffer is not None for n in nodes):
+        if node_mod.thread.state.checks:
+            _sync_dropped_checks(metrics.user_frame())
         return
     site = metrics.user_frame()
     _check_policy(reason, site, explicit)
@@ -121,14 +123,16 @@ def sync_nodes(nodes, reason: str, explicit: bool = False) -> None:
         # while this one waited, and a computed node is no target (nor in the order).
         targets = list({n.id: n for n in nodes if n.buffer is None}.values())
         if not targets:
+            _sync_dropped_checks(site)
             return
         metrics.record_sync(reason, site)
         try:
             order = graph.toposort(targets)
             extras = _co_live_extras(targets, order)
+            whole = graph.toposort(extras, order) if extras else order
+            _run_dropped(whole, site)
             try:
-                _run(targets + extras, reason, site,
-                     graph.toposort(extras, order) if extras else order)
+                _run(targets + extras, reason, site, whole)
             except Exception:
                 if not extras:
                     raise
@@ -158,15 +162,40 @@ def _run_unread(checks, site) -> None:
     here, naming its op and the line that made it, once."""
     pending = [c for c in checks if c.buffer is None]
     if pending:
-        _run(pending, "unread_check", site)
+        try:
+            _run(pending, "unread_check", site)
+        except Exception:
+            unread_checks.forget(graph.toposort(pending))    # a failed check raises once
+            raise
+
+
+def _run_dropped(cut, site) -> None:
+    """Run first the checks whose readers were all dropped (``runtime.unread_checks``)."""
+    if node_mod.thread.state.checks:
+        dropped = unread_checks.dropped(cut, _live_pending_nodes)
+        if dropped:
+            _run_unread(dropped, site)
+
+
+def _sync_dropped_checks(site) -> None:
+    """A sync with nothing of its own to compute still runs the dropped checks."""
+    with _lock:
+        dropped = unread_checks.dropped((), _live_pending_nodes)
+        if dropped:
+            try:
+                _run_unread(dropped, site)
+            finally:
+                _after_sync()
 
 
 def _forget_orphans(targets) -> None:
     """A failed sync's orphaned checks were its to raise: later syncs do not run them again."""
     state = node_mod.thread.state
-    if state.orphans:
-        ids = {n.id for n in graph.toposort(targets)}
+    if state.orphans or state.checks:
+        order = graph.toposort(targets)
+        ids = {n.id for n in order}
         state.orphans = [c for c in state.orphans if c.id not in ids]
+        unread_checks.forget(order)
 
 
 def _co_live_extras(targets, order) -> list:
@@ -191,6 +220,8 @@ def _run(outputs: list, reason: str, site: str, order=None) -> None:
     fp_errors.settle(fp_log, order, outputs, site)     # warns, or raises before realizing
     for node, value in zip(outputs, values):
         node.realize(value)
+    if node_mod.thread.state.checks:
+        unread_checks.forget(order)        # computed (passed), if only as intermediates
     metrics.counters["nodes_computed"] += len(order)
     elapsed = time.perf_counter() - start
     metrics.timers["sync"] += elapsed
@@ -202,6 +233,7 @@ def _run(outputs: list, reason: str, site: str, order=None) -> None:
 def _after_sync() -> None:
     collector.restore()
     writes.prune()
+    unread_checks.note_readers()
     node_mod.clear_interned()
     symbolic.new_trace()
     _refresh_cached_settings()

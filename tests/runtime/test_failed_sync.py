@@ -138,3 +138,43 @@ def test_a_check_read_by_a_live_array_raises_with_it_and_only_once():
         w.sync()
     del w
     assert_same(x + 2, np.array([3.0, 4.0, 5.0]))   # not raised a second time
+
+
+def _line_of_next_statement() -> int:
+    return __import__("inspect").currentframe().f_back.f_lineno + 1
+
+
+@pytest.mark.parametrize("statement", ["y[5]", "y[5] + 1", "x[lnp.asarray(np.array([0, 7]))]"])
+def test_a_check_whose_value_is_dropped_raises_at_the_next_sync_once(statement):
+    # NumPy raises at y[5] even when the statement's value is discarded; lazily nothing
+    # reads the checked value any more, so the next sync runs the check (naming the line)
+    x = lnp.asarray(np.array([1.0, 2.0, 3.0]))
+    y = x[x > 1]
+    y.sync()
+    exec(statement)                                 # noqa: S102  (the value is dropped)
+    with pytest.raises(IndexError, match="out of bounds") as info:
+        lnp.sync(y)                                 # y itself is computed already
+    assert any("lazynum op" in note and "<string>:1" in note for note in info.value.__notes__)
+    assert_same(y + 1, np.array([3.0, 4.0]))        # raised once: the next sync succeeds
+
+
+def test_a_dropped_check_raises_before_the_sync_that_follows_it():
+    x = lnp.asarray(np.array([1.0, 2.0, 3.0]))
+    y = x[x > 1]
+    line = _line_of_next_statement()
+    y[5]
+    z = x * 2
+    with pytest.raises(IndexError, match="out of bounds") as info:
+        print(z)
+    assert any(f"test_failed_sync.py:{line}" in note for note in info.value.__notes__)
+    assert_same(z, np.array([2.0, 4.0, 6.0]))
+
+
+def test_a_check_of_a_call_that_raised_before_using_it_is_not_replayed():
+    # the bounded size check is recorded before NumPy's loop resolution raises TypeError;
+    # NumPy raised that TypeError only, so no later sync raises the size check
+    x = lnp.asarray(np.array([1.0, 2.0, 3.0]))
+    y, z = x[x > 1], lnp.asarray(np.array([1j, 2j, 3j]))[x > 5]
+    with pytest.raises(TypeError):
+        y ^ z
+    assert_same(x + 1, np.array([2.0, 3.0, 4.0]))
