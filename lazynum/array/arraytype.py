@@ -259,10 +259,7 @@ class ndarray:
         if not layouts.is_identity(region_layout, storage.node.shape):
             self._check_writeable()
             if type(storage) is Storage and write_in_place(self, storage, region_layout, value_node):
-                # the same buffer, now holding the new version, under a new node
-                value_node = nodes.constant(storage.node.buffer, storage.node.shape)
-                self._replace_storage(value_node)
-                return
+                return          # (the same buffer, holding the new version under a new node)
             value_node = nodes.apply(VIEW_SCATTER, (storage.node, value_node),
                                      region_layout if box is None else region_layout + (box,))
         self._replace_storage(value_node)

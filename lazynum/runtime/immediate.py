@@ -188,9 +188,9 @@ def write_in_place(array, storage, region, value) -> bool:
     old version keeps it.  When the old version has no reader left (no pending node, no
     window or result sharing its memory: their references show in the reference counts),
     copying it into the new one is pure overhead (a 9x64x64 lattice-Boltzmann field copied
-    for each of its 17 slice writes per step).  The caller makes a new node over the same
-    buffer (``nodes.constant``) the storage's next version, so nothing keyed on the old
-    node's identity outlives its value.  Only with the immediate tier on: with it off a
+    for each of its 17 slice writes per step).  A new node over the same buffer becomes the
+    storage's next version (``_publish``), so nothing keyed on the old node's identity
+    outlives its value.  Only with the immediate tier on: with it off a
     write stays a recorded ``view_scatter``, as the tests count them.
     """
     if not node_mod.thread.state.immediate_below:
@@ -211,7 +211,8 @@ def write_in_place(array, storage, region, value) -> bool:
         target[...] = value.buffer
     finally:
         buffer.flags.writeable = writeable
-    _count()
+    del target
+    _publish(array, storage, old, buffer)
     return True
 
 
@@ -240,11 +241,24 @@ def store_in_place(array, storage, key, value) -> bool:
         buffer[key] = value
     finally:
         buffer.flags.writeable = writeable
+    _publish(array, storage, old, buffer)
+    return True
+
+
+def _publish(array, storage, old, buffer) -> None:
+    """Make a new node over ``buffer`` (written in place) the next version of ``storage``
+    (of ``array``'s own value when None).  The arrays that held ``old`` (all of the storage)
+    hold the new one: left holding ``old``, each would keep a second reference to the
+    buffer, and the next write could not be made in place."""
     new = node_mod.constant(buffer, old.shape)
     if storage is None:
         array._node = new
     else:
         storage.node = new
         storage.version += 1
+        owner = storage.owner() if storage.owner is not None else None
+        for holder in (array, owner):
+            if holder is not None and holder._node is old:
+                holder._node = new
+                holder._view.version = storage.version
     _count()
-    return True

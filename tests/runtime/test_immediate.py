@@ -105,6 +105,8 @@ def test_a_write_nobody_else_can_see_the_old_value_of_is_made_in_place():
     lazynum.reset_metrics()
     x[1:, 1:3] = -1.0
     x[2] = x[2] * 2.0 + 5.0
+    x[0, 1:] = 3.0                      # (the owner re-read its value in between)
+    x[0, 0] = float(x[2, 3])
     assert _buffer(x) is before()       # no copy of the storage per write
     assert lazynum.metrics()["ops_immediate"] >= 4
     x[1] += 1.0                         # (the window x[1] holds a view: a copy, same values)
@@ -112,6 +114,8 @@ def test_a_write_nobody_else_can_see_the_old_value_of_is_made_in_place():
     expected[0, :] = 0.0
     expected[1:, 1:3] = -1.0
     expected[2] = expected[2] * 2.0 + 5.0
+    expected[0, 1:] = 3.0
+    expected[0, 0] = expected[2, 3]
     expected[1] += 1.0
     numpy.testing.assert_array_equal(numpy.asarray(x), expected)
 
