@@ -136,6 +136,19 @@ def test_runner_accepts_only_the_zero_signs_of_an_fmax_at_tie():
     assert result.status == "fail" and result.failure.variable == "w"
 
 
+def test_runner_compares_complex128_that_float32_noise_reached_as_complex64():
+    # fuzz seed 600663: exp of a float32 array (one ulp from NumPy's) times a complex128
+    # array; a float64 result of such noise already compared with float32's tolerance
+    inputs = (("a", numpy.array([3.0, -3.5], dtype=numpy.float32)),
+              ("c", numpy.array([2 + 4j, 1 - 1j])))
+    noisy = Statement("v0 = np.exp(a * 0.25)", "elementwise.unary",
+                      "v0 = np.nextafter(np.exp(a * 0.25), np.float32(9))")
+    widened = Statement("v1 = v0 * c", "elementwise.binary")
+    assert check(Program(0, inputs, (noisy, widened)), lazynum, "numpy").status == "ok"
+    wrong = Statement("v1 = v0 * c", "elementwise.binary", "v1 = v0 * c * 1.001")
+    assert check(Program(0, inputs, (noisy, wrong)), lazynum, "numpy").status == "fail"
+
+
 def test_shrinker_keeps_only_the_failing_statement_and_the_reproducer_fails(tmp_path):
     statements = (Statement("v0 = a * 3", "elementwise.binary"),
                   Statement("v1 = v0.sum()", "reduce"),

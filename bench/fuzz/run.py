@@ -318,14 +318,15 @@ def values_match(want: numpy.ndarray, got: numpy.ndarray, low_precision=False) -
     if want.dtype.kind not in "fc":
         return bool(numpy.array_equal(want, got))
     rtol, atol = TOLERANCES[want.dtype.name]
-    if want.dtype == numpy.float64 and (low_precision or _float32_values(want)):
-        rtol, atol = TOLERANCES["float32"]     # computed in float32, then widened
+    narrower = {"float64": "float32", "complex128": "complex64"}.get(want.dtype.name)
+    if narrower and (low_precision or _float32_values(want)):
+        rtol, atol = TOLERANCES[narrower]      # computed in float32, then widened
     return bool(numpy.allclose(got, want, rtol=rtol, atol=atol, equal_nan=True))
 
 
 def _float32_values(array: numpy.ndarray) -> bool:
     with numpy.errstate(over="ignore"):
-        narrowed = array.astype(numpy.float32).astype(numpy.float64)
+        narrowed = array.astype(numpy.float32 if array.dtype.kind == "f" else numpy.complex64).astype(array.dtype)
     return bool(numpy.array_equal(narrowed, array, equal_nan=True))
 
 

@@ -241,7 +241,7 @@ def _ending(failure, reference) -> str:
         literal = array_literal(numpy.asarray(expected))
         check = ("got = numpy.asarray(got)\n"
                  "same = (got.dtype == expected.dtype and got.shape == expected.shape and\n"
-                 "        (numpy.array_equal(got, expected) if got.dtype.kind != 'f' else\n"
+                 "        (numpy.array_equal(got, expected) if got.dtype.kind not in 'fc' else\n"
                  "         numpy.allclose(got, expected, rtol=1e-5, atol=1e-6, equal_nan=True)))")
     return (f"    got = {name}\n"
             f"expected = {literal}   # NumPy's {name}\n"
