@@ -227,6 +227,46 @@ def test_column_order_is_chosen_only_for_reductions_over_leading_axes():
     assert any(loop_strategy.column_order(k) for k in _kernels(standardized))
 
 
+@settings(max_examples=40, deadline=None)
+@given(x=S.arrays(S.st.sampled_from(S.NUMERIC), S.st.tuples(S.st.integers(1, 150), S.st.integers(1, 20)),
+                  small=True),
+       name=S.st.sampled_from(["softmax", "sum", "max", "mean", "centred"]),
+       strided=S.st.booleans(), threads=S.st.sampled_from([1, 2]))
+def test_row_wise_kernels_over_short_rows_match_numpy(x, name, strided, threads):
+    """Rows shorter than loop_strategy.SHORT_ROWS run in column order (a block of rows side
+    by side) where a thread has enough of them, longer ones and few rows in row order:
+    every mix of the two gives NumPy's values, through strided inputs too."""
+    fns = {"softmax": lambda m, a: m.exp(a - a.max(axis=1, keepdims=True))
+                      / m.exp(a - a.max(axis=1, keepdims=True)).sum(axis=1, keepdims=True),
+           "sum": lambda m, a: a.sum(axis=1), "max": lambda m, a: a.max(axis=1),
+           "mean": lambda m, a: a.mean(axis=1), "centred": lambda m, a: a - a.mean(axis=1, keepdims=True)}
+    fn = fns[name]
+    if strided:
+        x = np.repeat(x, 2, axis=1)[:, ::2]          # the same values through a stride of 2
+    if name == "softmax":
+        x = x.astype(np.float64) if x.dtype.kind in "iub" else x
+    with lnp.config(threads=threads):
+        got, _ = compiled(fn, x)
+    wide = x.astype(np.float64) if x.dtype == np.float32 else x   # f32 sums accumulate in f64
+    with np.errstate(all="ignore"):
+        expected = fn(np, wide)
+        want_dtype = fn(np, x).dtype
+    assert got.dtype == want_dtype and got.shape == expected.shape
+    rtol = 1e-4 if x.dtype == np.float32 else 1e-9
+    S.assert_same(got, expected.astype(want_dtype), rtol=rtol, atol=rtol)
+
+
+def test_short_rows_are_a_strategy_of_row_wise_kernels_only():
+    x = RNG.random((300, 10)).astype(np.float32)
+    _, softmax = compiled(lambda m, a: m.exp(a - a.max(axis=1, keepdims=True))
+                          / m.exp(a - a.max(axis=1, keepdims=True)).sum(axis=1, keepdims=True), x)
+    (kernel,) = _kernels(softmax)
+    assert kernel.strategy.short_rows == loop_strategy.SHORT_ROWS and not kernel.strategy.column_order
+    _, columns = compiled(lambda m, a: a.sum(axis=0), x)
+    _, pairs = compiled(lambda m, a: (a[:, None, :] - a[None, :, :]).sum(axis=(1, 2)), x[:20])
+    assert not any(k.strategy.short_rows for k in _kernels(columns) + _kernels(pairs))
+    np.testing.assert_allclose(softmax.run([x], (300, 10))[0].sum(axis=1), 1.0, rtol=1e-6)
+
 def _kernels(program):
     """The kernel IR of a program compiled in this process (rebuilt from its cut)."""
     return program.kernels_ir
