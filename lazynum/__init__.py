@@ -105,6 +105,8 @@ __all__ = sorted(set(
 
 from .eager.dispatch import install as _install_eager  # noqa: E402
 _install_eager(_sys.modules[__name__])      # dtypes with no lazy form: NumPy-backed arrays
+from .frontend.immediate_forms import install as _install_immediate_forms  # noqa: E402
+_install_immediate_forms(_sys.modules[__name__])    # small computed arrays: NumPy's call, now
 
 # lazynum's own API beside NumPy's names (README, docs/): what ``dir(lazynum)`` adds to NumPy's.
 _OWN_API = ("BoundedArray", "LazySize", "SyncError", "bound_shape", "config", "from_dask",

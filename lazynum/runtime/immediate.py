@@ -91,6 +91,36 @@ def is_on() -> bool:
     return bool(node_mod.thread.state.immediate_below)
 
 
+def size_limit() -> int:
+    """The calling thread's immediate-tier size limit in elements (0: the tier is off)."""
+    return node_mod.thread.state.immediate_below
+
+
+def call_numpy(function, args, kwargs):
+    """``function(*args, **kwargs)`` (a NumPy function on NumPy values) now, or None when it
+    met a floating-point error: the caller then takes the general path, which reports it
+    as the tier reports errors (the op, the user's line, the error state in effect)."""
+    if _extobj_contextvar is None:
+        return None
+    logging = _logging
+    lines = logging.lines
+    if lines.lines:
+        lines.lines.clear()
+    current = _extobj_contextvar.get()
+    if current is not logging.base:
+        logging.derive(current)
+    token = _extobj_contextvar.set(logging.state)
+    try:
+        out = function(*args, **kwargs)
+    finally:
+        _extobj_contextvar.reset(token)
+    if lines.lines:
+        lines.lines.clear()
+        return None
+    _count()
+    return out
+
+
 def now(op, args, shape, dtype, attrs=(), largest=None):
     """The computed node ``op(*args, attrs)``, or None when the tier does not take it: the
     front end's shortcut past ``apply`` for an op whose arguments are computed, with
