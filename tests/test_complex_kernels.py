@@ -131,12 +131,13 @@ def test_complex_sums_and_means_are_a_sum_per_part_in_the_kernel():
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
-@pytest.mark.parametrize("name", ["exp", "sqrt"])
-def test_complex_exp_and_sqrt_have_numpys_special_values_and_libm_close_finite_values(name, dtype):
+@pytest.mark.parametrize("name", ["exp", "sqrt", "exp2", "log", "log2", "log10"])
+def test_complex_exp_sqrt_log_have_numpys_special_values_and_libm_close_finite_values(name, dtype):
     # Infinite, NaN and zero parts are NumPy's exactly (C99 Annex G; exp: no overflow for
-    # x in (709, 1418) where the product is finite; sqrt: the branch cut follows the sign
-    # of a zero imaginary part, extreme magnitudes neither overflow nor underflow); finite
-    # parts come from this backend's exp/cos/sin/hypot: within a few ulps of |f(z)|.
+    # x in (709, 1418) where the product is finite; sqrt and log: the branch cut follows
+    # the sign of a zero imaginary part, extreme magnitudes neither overflow nor underflow;
+    # log(-0 + 0i) is -inf + pi i); finite parts come from this backend's
+    # exp/cos/sin/hypot/log/atan2: within a few ulps of |f(z)|.
     parts = PARTS + (709.5, 710.0, 1000.0, 1500.0, -745.5, 3.14159, 1e22, 1.7e308, -1e-320)
     z = np.array([complex(a, b) for a in parts for b in parts]).astype(dtype)
     got, program = _quiet(lambda: compiled(lambda m, a: getattr(m, name)(a), z))
@@ -153,15 +154,32 @@ def test_complex_exp_and_sqrt_have_numpys_special_values_and_libm_close_finite_v
         assert (np.abs(g[~special] - e[~special]) <= 8 * ulp[~special] + tiny).all()
     rng = np.random.default_rng(6)
     theta = rng.uniform(-50, 50, 1000).astype(dtype().real.dtype)
-    got, program = compiled(lambda m, t: m.exp(1j * t) * 2, theta)
-    np.testing.assert_allclose(got, np.exp(1j * theta) * 2, rtol=8 * np.finfo(theta.dtype).eps)
+    got, program = compiled(lambda m, t: getattr(m, name)(m.exp(1j * t) * 2), theta)
+    np.testing.assert_allclose(got, getattr(np, name)(np.exp(1j * theta) * 2),
+                               rtol=8 * np.finfo(theta.dtype).eps)
     assert (program.kernel_count, program.extern_count) == (1, 0)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_log_near_the_unit_circle_keeps_the_small_real_part(dtype):
+    # log|z| of z just off the unit circle is tiny and log(hypot) would lose it; glibc's
+    # clog (NumPy's) computes x^2 + y^2 - 1 exactly and so does the kernel: each part
+    # within a few ulps of itself, not only of |log z|
+    rng = np.random.default_rng(9)
+    n = 4000
+    t = rng.uniform(-np.pi, np.pi, n)
+    z = ((1 + rng.standard_normal(n) * 10.0 ** rng.uniform(-16, -1, n)) * np.exp(1j * t)).astype(dtype)
+    got, program = compiled(lambda m, a: m.log(a), z)
+    expected = np.log(z)
+    assert (program.kernel_count, program.extern_count) == (1, 0)
+    for g, e in ((got.real, expected.real), (got.imag, expected.imag)):
+        assert (np.abs(g - e) <= 4 * np.spacing(np.abs(e))).all()
 
 
 def test_complex_transcendentals_stay_extern_steps_with_a_reason():
     from lazynum.compile.wide_dtypes import extern_reason
     z = lnp.asarray(SPECIAL)
-    for node in (lnp.log(z)._n(), lnp.tanh(z)._n(), (z ** 2.5)._n(), lnp.sin(z)._n(), z.prod()._n()):
+    for node in (lnp.log1p(z)._n(), lnp.arctanh(z)._n(), (z ** 2.5)._n(), lnp.arcsin(z)._n(), z.prod()._n()):
         assert "no complex kernel code" in extern_reason(node)
     assert extern_reason((z * z)._n()) is None and extern_reason(z.sum()._n()) is None
 
@@ -320,6 +338,9 @@ def test_fused_complex_ops_raise_no_ieee_flag_numpy_would_not(monkeypatch):
                    lambda m, a: a[3:] / (a[3:] * 1j)):
             got, program = compiled(fn, z)
             _bits_equal(got, fn(np, z))
+        for fn in (lambda m, a: m.log(a[1:]), lambda m, a: m.log10(a[3:] * 1e300)):
+            got, program = compiled(fn, z)       # (log's finite values: libm's, a few ulps)
+            np.testing.assert_allclose(got, fn(np, z), rtol=1e-15)
     assert reruns == []
 
 

@@ -17,9 +17,11 @@ checks them bit for bit against NumPy, ``exp``/``sqrt`` to libm's tolerance):
   (real parts first; NumPy's rule that a NaN imaginary part fails a real-part decision);
   ``maximum``/``minimum``/``fmax``/``fmin`` pick an operand by that order and NumPy's NaN rule;
 - ``isnan``/``isinf``/``isfinite``, logical ops (a value is true when a part is nonzero);
-- ``exp`` and ``sqrt`` with NumPy's (C99 Annex G) special values and branch cut exactly;
-  their finite values come from this backend's exp/cos/sin/hypot, so within a few ulps of
-  NumPy's (the same difference as for the real functions; checked with that tolerance).
+- ``exp``, ``exp2``, ``sqrt``, ``log``, ``log2``, ``log10`` with NumPy's (C99 Annex G)
+  special values and branch cuts exactly; their finite values come from this backend's
+  exp/cos/sin/hypot/log/atan2, so within a few ulps of NumPy's (the same difference as for
+  the real functions; checked with that tolerance).  ``log1p``/``expm1`` stay extern:
+  NumPy's formulas for them cancel, so another libm's last bits grow into many ulps.
 
 ``OPS`` names the complex ops that have kernel code here; ``compile.wide_dtypes`` makes
 the rest extern steps.  ``b`` below is a builder with ``scalar`` (a real scalar op),
@@ -197,6 +199,70 @@ def _sqrt(b, args, part):
     return re, im
 
 
+def _log(b, args, part):
+    # log|z| + i atan2(y, x), C99's special values from log/hypot/atan2 themselves (log of
+    # 0 is -inf with NumPy's divide flag, of an infinity +inf; atan2 gives the quadrants'
+    # angles and the branch cut's sign of zero).  |z| is scaled by a power of 2 where hypot
+    # would overflow or lose subnormal bits.  Near |z| = 1, where log(hypot) loses the low
+    # bits, the real part is log1p(x^2 + y^2 - 1) / 2 with that sum exact to its last bits
+    # (_unit_excess), as glibc's clog, which NumPy calls, computes it.
+    (x, y), = args
+    op = lambda name, *xs: b.scalar(name, xs, part)     # noqa: E731
+    pick = lambda cond, u, v: b.scalar("select", (cond, u, v), part)    # noqa: E731
+    test = lambda name, *xs: b.scalar(name, xs, BOOL)   # noqa: E731
+    c = lambda v: b.scalar_const(v, part)               # noqa: E731
+    k = 54 if part.itemsize == 8 else 24
+    m = op("maximum", op("fabs", x), op("fabs", y))
+    big = test("greater", m, c(float(np.finfo(part).max) / 4))
+    small = test("less", m, c(float(np.finfo(part).tiny)))
+    into = pick(big, c(0.5), pick(small, c(2.0 ** k), c(1.0)))
+    shift = pick(big, c(float(np.log(2.0))), pick(small, c(-k * float(np.log(2.0))), c(0.0)))
+    h = op("hypot", op("multiply", x, into), op("multiply", y, into))
+    far = op("add", op("log", h), shift)
+    near = test("logical_and", test("greater_equal", h, c(0.71)), test("less_equal", h, c(1.73)))
+    # (other lanes take 1 + 0i: no overflow or invalid flag from the unused branch)
+    excess = _unit_excess(b, pick(near, x, c(1.0)), pick(near, y, c(0.0)), part)
+    re = pick(near, op("multiply", op("log1p", excess), c(0.5)), far)
+    return re, op("arctan2", y, x)
+
+
+def _unit_excess(b, x, y, part):
+    """x^2 + y^2 - 1 to a few ulps of itself for |x + iy| near 1: the squares split
+    exactly (fma), their sum and the low parts added with error-free two-sums, so the
+    cancellation against 1 (exact: the high sum lies in [0.5, 2]) leaves correct bits."""
+    op = lambda name, *xs: b.scalar(name, xs, part)     # noqa: E731
+
+    def split_square(v):
+        high = op("multiply", v, v)
+        return high, op("fma", v, v, op("negative", high))
+
+    def two_sum(u, v):
+        total = op("add", u, v)
+        back = op("subtract", total, u)
+        return total, op("add", op("subtract", u, op("subtract", total, back)), op("subtract", v, back))
+
+    (xx, xx_low), (yy, yy_low) = split_square(x), split_square(y)
+    high, high_low = two_sum(xx, yy)
+    low, low_err = two_sum(high_low, xx_low)
+    low, low_err2 = two_sum(low, yy_low)
+    head = op("add", op("subtract", high, b.scalar_const(1.0, part)), low)
+    return op("add", head, op("add", low_err, low_err2))
+
+
+def _scaled_log(factor):
+    # NumPy's log2/log10: log(z) with both parts multiplied by log2(e) (log10(e))
+    def emit(b, args, part):
+        scale = b.scalar_const(factor, part)
+        return tuple(b.scalar("multiply", (p, scale), part) for p in _log(b, args, part))
+    return emit
+
+
+def _exp2(b, args, part):
+    # NumPy's: exp of z with both parts multiplied by ln 2
+    ln2 = b.scalar_const(float(np.log(2.0)), part)
+    return _exp(b, (tuple(b.scalar("multiply", (p, ln2), part) for p in args[0]),), part)
+
+
 def _either(test, join):
     def emit(b, args, part):
         (re, im), = args
@@ -224,7 +290,9 @@ OPS = {
     "isnan": _either("isnan", "logical_or"), "isinf": _either("isinf", "logical_or"),
     "isfinite": _either("isfinite", "logical_and"),
     **{name: _ordering(name) for name in ORDER},
-    "exp": _exp, "sqrt": _sqrt, "maximum": _extreme("greater_equal", 0), "minimum": _extreme("less_equal", 0),
+    "exp": _exp, "sqrt": _sqrt, "log": _log, "log2": _scaled_log(float(np.log2(np.e))),
+    "log10": _scaled_log(float(np.log10(np.e))), "exp2": _exp2,
+    "maximum": _extreme("greater_equal", 0), "minimum": _extreme("less_equal", 0),
     "fmax": _extreme("greater_equal", 1), "fmin": _extreme("less_equal", 1),
     **{name: _logical(name) for name in ("logical_and", "logical_or", "logical_xor", "logical_not")},
 }

@@ -75,8 +75,9 @@ def extern_reason(node, renders=WIDE) -> str | None:
     name = node.op.name
     if dtypes & COMPLEX and name not in COMPLEX_FUSED:
         return (f"{name} on {', '.join(wide)}: no complex kernel code (NumPy's loop runs; "
-                "fused: + - * /, abs, exp, sqrt, conj, real/imag, comparisons, maximum/minimum/fmax/"
-                "fmin, isnan/isinf/isfinite, logical ops, casts, where, sums)")
+                "fused: + - * /, abs, exp, exp2, log, log2, log10, sqrt, conj, "
+                "real/imag, comparisons, maximum/minimum/fmax/fmin, isnan/isinf/isfinite, "
+                "logical ops, casts, where, sums)")
     if FLOAT16 in dtypes and name not in FLOAT16_FUSED:
         if node.op.kind == "reduce":
             return (f"{name} on float16: NumPy rounds to half after each inner loop (one "
