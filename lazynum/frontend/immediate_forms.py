@@ -27,7 +27,7 @@ from ..expr import node as nodes
 from ..runtime.immediate import call_numpy, size_limit
 
 _LAZY = (ndarray, scalar_result)
-_NOT_TAKEN = object()
+NOT_TAKEN = object()
 
 # Namespace functions whose NumPy result is always a new array (or a Python/NumPy scalar).
 FUNCTIONS = (
@@ -51,25 +51,25 @@ METHODS = ("mean", "std", "var", "round", "clip", "cumsum", "cumprod", "dot", "a
 
 
 def _value(x, limit):
-    """A lazynum argument's NumPy value, ``x`` itself for anything else, or _NOT_TAKEN."""
+    """A lazynum argument's NumPy value, ``x`` itself for anything else, or NOT_TAKEN."""
     kind = type(x)
     if kind is ndarray or kind is scalar_result:
         node = x._n()
         buffer = node.buffer
         if buffer is None or buffer.size > limit or not buffer.size:
-            return _NOT_TAKEN          # (empty inputs: NumPy's warnings, edge cases)
+            return NOT_TAKEN          # (empty inputs: NumPy's warnings, edge cases)
         return buffer
     if kind is list or kind is tuple:
         values = [_value(item, limit) for item in x]
-        if any(v is _NOT_TAKEN for v in values):
-            return _NOT_TAKEN
+        if any(v is NOT_TAKEN for v in values):
+            return NOT_TAKEN
         return values if kind is list else tuple(values)
     if kind is np.ndarray:
-        return x if x.size else _NOT_TAKEN
+        return x if x.size else NOT_TAKEN
     if kind in (int, float, bool, complex, str, type(None)) \
             or isinstance(x, (np.generic, np.dtype, type, slice)) or x is Ellipsis:
         return x
-    return _NOT_TAKEN          # bounded arrays, NumPy-backed arrays, callables, objects
+    return NOT_TAKEN          # bounded arrays, NumPy-backed arrays, callables, objects
 
 
 def _has_lazy(values) -> bool:
@@ -83,20 +83,20 @@ def _has_lazy(values) -> bool:
 
 
 def _wrapped(out, limit):
-    """``out`` (NumPy's result) as lazynum's, or _NOT_TAKEN."""
+    """``out`` (NumPy's result) as lazynum's, or NOT_TAKEN."""
     if isinstance(out, np.generic):
         if out.dtype not in dtypes.SUPPORTED:
-            return _NOT_TAKEN
+            return NOT_TAKEN
         return wrap_scalar(nodes.constant(np.asarray(out)))
     if type(out) is not np.ndarray:
         if type(out) in (bool, int, float, complex):
             return out                           # allclose, array_equal: Python values
         if type(out) is tuple and out:
             parts = [_wrapped(part, limit) for part in out]
-            return _NOT_TAKEN if any(p is _NOT_TAKEN for p in parts) else tuple(parts)
-        return _NOT_TAKEN
+            return NOT_TAKEN if any(p is NOT_TAKEN for p in parts) else tuple(parts)
+        return NOT_TAKEN
     if out.dtype not in dtypes.SUPPORTED or out.size > limit or out.base is not None:
-        return _NOT_TAKEN
+        return NOT_TAKEN
     out.flags.writeable = False
     node = nodes.constant(out)
     if out.ndim < 2 or out.flags.c_contiguous:
@@ -108,22 +108,22 @@ def _wrapped(out, limit):
 
 def run_now(label, function, args, kwargs):
     """``function(*args, **kwargs)`` on the values of computed lazynum arguments, wrapped, or
-    _NOT_TAKEN when the immediate tier does not take the call."""
+    NOT_TAKEN when the immediate tier does not take the call."""
     limit = size_limit()
     if (not limit or "out" in kwargs or kwargs.get("copy", True) is False
             or not (_has_lazy(args) or _has_lazy(kwargs.values()))):
-        return _NOT_TAKEN
+        return NOT_TAKEN
     values = _value(args, limit)
-    if values is _NOT_TAKEN:
-        return _NOT_TAKEN
+    if values is NOT_TAKEN:
+        return NOT_TAKEN
     named = {}
     for key, x in kwargs.items():
         named[key] = v = _value(x, limit)
-        if v is _NOT_TAKEN:
-            return _NOT_TAKEN
+        if v is NOT_TAKEN:
+            return NOT_TAKEN
     out = call_numpy(function, values, named)
     if out is None or _is_an_input(out, values):
-        return _NOT_TAKEN                     # a floating-point error, or an input returned
+        return NOT_TAKEN                     # a floating-point error, or an input returned
     return _wrapped(out, limit)
 
 
@@ -139,7 +139,7 @@ def immediate_form(label, lazy_function, numpy_function):
     @functools.wraps(lazy_function)
     def function(*args, **kwargs):
         out = run_now(label, numpy_function, args, kwargs)
-        return lazy_function(*args, **kwargs) if out is _NOT_TAKEN else out
+        return lazy_function(*args, **kwargs) if out is NOT_TAKEN else out
     for attribute in ("__lazynum_extensible__",):
         if hasattr(lazy_function, attribute):
             setattr(function, attribute, getattr(lazy_function, attribute))
@@ -154,7 +154,7 @@ def _method_form(name, lazy_method):
         if name == "astype" and (kwargs.get("copy", True) is False or len(args) > 4):
             return lazy_method(self, *args, **kwargs)      # may be the array itself
         out = run_now(f"ndarray.{name}", numpy_method, (self,) + args, kwargs)
-        return lazy_method(self, *args, **kwargs) if out is _NOT_TAKEN else out
+        return lazy_method(self, *args, **kwargs) if out is NOT_TAKEN else out
     return method
 
 

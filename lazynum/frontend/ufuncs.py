@@ -29,6 +29,7 @@ from ..expr import node as nodes
 from ..expr.elementwise import (BINARY_UFUNCS, COMPARISONS, MULTI_OUTPUT_UFUNCS, SELECT, UFUNC_OPS,
     UNARY_UFUNCS)
 from ..expr.shapes import broadcast_shapes
+from . import immediate_forms
 from .fallbacks import ufunc_fallback
 from .indexing.ufunc_at import ufunc_at
 from .manipulation import reshape
@@ -185,6 +186,11 @@ def _exact_comparison(uf, items, loop):
 
 def call(uf: np.ufunc, args, out=None, where=True, dtype=None, casting="same_kind", order="K"):
     """Record ``uf(*args)``; the result array (a tuple for multi-output ufuncs)."""
+    if out is None and where is True and order == "K" and casting == "same_kind":
+        result = immediate_forms.run_now(uf.__name__, uf, args, {} if dtype is None else
+                                         {"dtype": dtype})
+        if result is not immediate_forms.NOT_TAKEN:
+            return result
     nin = uf.nin
     if len(args) != nin:
         if nin < len(args) <= uf.nargs and out is None:

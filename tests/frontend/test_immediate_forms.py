@@ -110,3 +110,27 @@ def test_views_stay_views_and_an_in_place_copy_false_is_not_taken():
     x = lazynum.asarray(numpy.array([numpy.nan, 1.0]))
     y = lazynum.nan_to_num(x, copy=False)
     numpy.testing.assert_array_equal(numpy.asarray(y), [0.0, 1.0])
+
+
+def test_integer_array_keys_gather_and_scatter_now_as_numpy():
+    base = numpy.arange(10.0)
+    x = lazynum.asarray(base.copy())
+    index = lazynum.asarray(numpy.array([3, -1, 3, 0]))
+    lazynum.reset_metrics()
+    got = x[index]
+    pair = lazynum.asarray(A)[numpy.array([2, 0]), 1:3]
+    x[index] = lazynum.asarray(numpy.array([1.0, 2.0, 3.0, 4.0]))    # duplicates: the last wins
+    x[numpy.array([5, 5])] += 1.0                                     # once, as in NumPy
+    assert lazynum.metrics()["syncs"] == 0
+    assert _computed(got) and _computed(pair)
+    want = base.copy()
+    numpy.testing.assert_array_equal(numpy.asarray(got), want[[3, -1, 3, 0]])
+    numpy.testing.assert_array_equal(numpy.asarray(pair), A[numpy.array([2, 0]), 1:3])
+    want[numpy.array([3, -1, 3, 0])] = [1.0, 2.0, 3.0, 4.0]
+    want[numpy.array([5, 5])] += 1.0
+    numpy.testing.assert_array_equal(numpy.asarray(x), want)
+    with pytest.raises(IndexError):
+        x[lazynum.asarray(numpy.array([0, 10]))]
+    with pytest.raises(IndexError):
+        x[numpy.array([10])] = 1.0
+    numpy.testing.assert_array_equal(numpy.asarray(x), want)

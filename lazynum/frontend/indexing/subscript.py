@@ -11,11 +11,11 @@ import numpy as np
 
 from ...array import extension
 from ...array import layout as layouts
-from ...array.arraytype import Storage, ndarray, scalar_result, view_node, wrap_scalar
+from ...array.arraytype import Storage, ndarray, scalar_result, view_node, wrap, wrap_scalar
 from ...array.conversion import weak_scalar
 from ...expr import dtypes
 from ...expr.node import constant
-from ...runtime.immediate import is_on as immediate_on, store_in_place
+from ...runtime.immediate import is_on as immediate_on, size_limit, store_in_place
 from .advanced import advanced_getitem, advanced_setitem
 from .basic import (_basic_value, _is_basic, _is_scalar_key, _plain_items, base_and_layout,
                     basic_layout, broadcast_value, key_items, write_box)
@@ -46,6 +46,9 @@ def getitem(self, key):
             # elements view_node would pick out of the storage)
             return self._window(layout, value=buffer[key])
         return self._window(layout)
+    gathered = _gather_now(self, key)
+    if gathered is not None:
+        return gathered
     if type(key) is ndarray and key.dtype == dtypes.BOOL and key.ndim:
         return extension.hook("mask_select")(self, key)     # x[mask]: bounded, no sync
     if type(key) is not int:            # bounded indices, lazy slice bounds
@@ -103,6 +106,53 @@ def _is_plain_key(key) -> bool:
 _BOUNDS = (int, type(None))
 
 
+def _fancy_key(key, limit):
+    """``key`` with its lazynum index arrays replaced by their NumPy values, when it is an
+    integer-array key (with ints, plain slices, None, ``...``) whose index arrays are computed
+    and at most ``limit`` elements; else None (a boolean mask selects a bounded array)."""
+    items = key if type(key) is tuple else (key,)
+    values, fancy = [], False
+    for item in items:
+        kind = type(item)
+        if kind is ndarray:
+            item = item._n().buffer
+            if item is None:
+                return None
+            kind = np.ndarray
+        if kind is np.ndarray:
+            if item.dtype.kind not in "iu" or item.size > limit:
+                return None
+            fancy = True
+        elif not (kind is int or item is None or item is Ellipsis
+                  or kind is slice and _is_plain_key(item)):
+            return None
+        values.append(item)
+    if not fancy:
+        return None
+    return tuple(values) if type(key) is tuple else values[0]
+
+
+def _gather_now(self, key):
+    """``a[key]`` for an integer-array key on a computed ``a``, by NumPy now (the immediate
+    tier: a new array, as NumPy's fancy indexing makes), or None."""
+    limit = size_limit()
+    if not limit:
+        return None
+    buffer = self._n().buffer
+    if buffer is None:
+        return None
+    fancy = _fancy_key(key, limit)
+    if fancy is None:
+        return None
+    out = buffer[fancy]
+    if type(out) is not np.ndarray:
+        return wrap_scalar(constant(np.asarray(out)))       # NumPy returns a scalar
+    if out.size > limit or out.base is not None or not out.flags.c_contiguous:
+        return None                 # (a transposed result: the general path keeps its order)
+    out.flags.writeable = False
+    return wrap(constant(out))
+
+
 def _computed_value(value, dtype):
     """``value`` as a NumPy array of ``dtype`` when it is a Python number or a computed lazynum
     array of that dtype (setitem's conversion, as ``_basic_value`` makes it), else None."""
@@ -131,7 +181,9 @@ def _store_now(self, key, value) -> bool:
             return False
         dtype = storage.node.dtype
     if not _is_plain_key(key):
-        return False
+        key = _fancy_key(key, size_limit())
+        if key is None:
+            return False
     converted = _computed_value(value, dtype)
     return converted is not None and store_in_place(self, storage, key, converted)
 
