@@ -9,7 +9,7 @@ import numpy as np
 import lazynum
 import lazynum.backends.llvm as llvm_backend
 from lazynum.backends.llvm.capabilities import SUPPORTS
-from lazynum.compile.loop_strategy import SHORT_ROWS, LoopStrategy
+from lazynum.compile.loop_strategy import SHORT_ROW_BLOCK, SHORT_ROWS, LoopStrategy
 from lazynum.compile.plan import ExternStep, KernelStep, make_plan
 
 from .llvm_harness import on_llvm
@@ -54,7 +54,8 @@ def test_loop_strategies_are_decided_in_the_plan():
     (step,) = [s for s in whole.steps if isinstance(s, KernelStep)]
     assert whole.kernels[0].strategy.split_slots == step.split == 1
     rows = _plan(lambda m, a: a.sum(axis=1), x)       # row order, column order for short rows
-    assert [k.strategy for k in rows.kernels] == [LoopStrategy(short_rows=SHORT_ROWS)]
+    assert [k.strategy for k in rows.kernels] == [LoopStrategy(short_rows=SHORT_ROWS,
+                                                             column_block=SHORT_ROW_BLOCK)]
 
 
 class _NothingCompiles:
