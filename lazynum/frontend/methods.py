@@ -12,8 +12,9 @@ from .indexing import advanced as advanced_indexing, subscript
 from . import (creation, joining, linalg, manipulation, mathfuncs, memory, reductions, selecting,
                sorting, statistics)
 from ..array import extension, fastpath
-from ..array.arraytype import ndarray, scalar_result
+from ..array.arraytype import Storage, ndarray, scalar_result
 from ..expr.elementwise import UFUNC_OPS
+from ..runtime.immediate import is_on as immediate_on, update_in_place
 from .ufuncs import UFUNCS, call, power_shortcut
 
 _OPERAND_TYPES = (ndarray, np.ndarray, np.generic, bool, int, float, complex, list, tuple)
@@ -53,16 +54,35 @@ def _binary(name, reflected=False):
 
 def _inplace(name):
     uf = getattr(np, name)
-
+    op = UFUNC_OPS[name]
     lazy_ufunc = UFUNCS[name]
 
     def method(self, other):
+        if self._view is not None and immediate_on() and _update_now(op, uf, self, other):
+            return self
         if not isinstance(other, _OPERAND_TYPES):
             if _takes_ufuncs(other):
                 return lazy_ufunc(self, other, out=self)    # a bounded operand writes into self
             return NotImplemented
         return call(uf, (self, other), out=self)
     return method
+
+
+def _update_now(op, uf, self, other) -> bool:
+    """``self op= other`` by NumPy into a computed window's memory (the immediate tier's
+    ``update_in_place``) when ``other`` is a Python number or a computed lazynum array."""
+    storage = self._view.storage
+    if type(storage) is not Storage or self._view.readonly:
+        return False
+    kind = type(other)
+    if kind is ndarray or kind is scalar_result:
+        other = other._n().buffer
+        if other is None:
+            return False
+    elif kind not in (int, float, bool):
+        return False
+    self._n()
+    return update_in_place(op, uf, self, storage, other)
 
 
 def _takes_ufuncs(other) -> bool:

@@ -292,3 +292,59 @@ def _publish(array, storage, old, buffer) -> None:
                 holder._node = new
                 holder._view.version = storage.version
     _count()
+
+
+def update_in_place(op, ufunc, target, storage, other) -> bool:
+    """``target op= other`` by NumPy's own in-place ufunc call into the memory of ``target``,
+    a computed window of the plain ``storage``, when nothing but ``target`` can see the old
+    value (see ``write_in_place``: here the window's own view of the buffer is accounted
+    for); True when it did.  ``other`` is a NumPy value (a lazynum operand's, computed).
+    ``op`` is the ufunc's lazynum op, the new version's node's: NumPy's floating-point
+    errors are reported at the user's line as the tier reports them, after the write, as
+    NumPy's in-place operators raise them after writing."""
+    if not node_mod.thread.state.immediate_below or _extobj_contextvar is None:
+        return False
+    old = storage.node
+    buffer = old.buffer
+    held = target._node
+    if (buffer is None or held is None or held.buffer is None or old.args
+            or buffer.base is not None or not buffer.flags.c_contiguous
+            or held.buffer.base is not buffer or not held.buffer.size):
+        return False
+    # held: target._node, this name, the argument; its view: the attribute, the argument
+    if sys.getrefcount(held) != 3 or sys.getrefcount(held.buffer) != 2:
+        return False
+    if sys.getrefcount(old) != _OWN_REFERENCES + _views_reading(old, target, storage):
+        return False
+    if sys.getrefcount(buffer) != _OWN_REFERENCES + 1:       # + the window's view
+        return False
+    view = held.buffer
+    lines = _logging.lines
+    if lines.lines:
+        lines.lines.clear()
+    current = _extobj_contextvar.get()
+    if current is not _logging.base:
+        _logging.derive(current)
+    writeable = buffer.flags.writeable
+    buffer.flags.writeable = True
+    token = _extobj_contextvar.set(_logging.state)
+    try:
+        out = np.ndarray(view.shape, view.dtype, buffer, _offset(view, buffer), view.strides)
+        ufunc(out, other, out=out)
+    finally:
+        _extobj_contextvar.reset(token)
+        buffer.flags.writeable = writeable
+    _publish(target, storage, old, buffer)
+    node = _new_node(Node)
+    node.op, node.args, node.attrs, node.shape, node.dtype = op, (), (), held.shape, held.dtype
+    node.buffer, node.id, node.site = view, _next_id(), None
+    target._node = node                   # the window's new value: the same elements
+    target._view.version = storage.version
+    if lines.lines:
+        fp_errors.report([node], [(0, lines.take())], fp_state.current(), metrics.user_frame())
+    return True
+
+
+def _offset(view, buffer) -> int:
+    """Byte offset of ``view``'s first element in ``buffer`` (a view of it)."""
+    return view.__array_interface__["data"][0] - buffer.__array_interface__["data"][0]

@@ -265,3 +265,43 @@ def test_threads_compute_their_own_small_arrays():
     assert not errors
     for k in range(4):
         numpy.testing.assert_array_equal(results[k], numpy.full(6, k + 50.0))
+
+
+def test_an_augmented_assignment_through_a_window_updates_the_storage_in_place():
+    base = numpy.arange(20.0).reshape(4, 5)
+    a = lazynum.asarray(base.copy())
+    a[0, 0] = -1.0
+    before = weakref.ref(_buffer(a))
+    a[1:, 1:] -= a[1:, 0][:, None] * a[0, 1:][None, :]
+    window = a[2:, :2]
+    window *= 2.0                       # a live window: updated in place too
+    assert _buffer(a) is before()
+    want = base.copy()
+    want[0, 0] = -1.0
+    want[1:, 1:] -= want[1:, 0][:, None] * want[0, 1:][None, :]
+    want[2:, :2] *= 2.0
+    numpy.testing.assert_array_equal(numpy.asarray(a), want)
+    numpy.testing.assert_array_equal(numpy.asarray(window), want[2:, :2])
+    kept = a[1:3, 1:3].copy()           # a snapshot: it keeps its value
+    part = a[1:3, 1:3]
+    part += 100.0
+    numpy.testing.assert_array_equal(numpy.asarray(kept), want[1:3, 1:3])
+    want[1:3, 1:3] += 100.0
+    numpy.testing.assert_array_equal(numpy.asarray(a), want)
+    numpy.testing.assert_array_equal(numpy.asarray(part), want[1:3, 1:3])
+
+
+def test_an_augmented_assignment_errors_as_numpy_does():
+    i = lazynum.asarray(numpy.arange(6, dtype=numpy.int64).reshape(2, 3))
+    i[0, 0] = 7
+    row = i[1]
+    with pytest.raises(TypeError):      # same_kind casting: nothing written
+        row += 0.5
+    numpy.testing.assert_array_equal(numpy.asarray(i), [[7, 1, 2], [3, 4, 5]])
+    f = lazynum.asarray(numpy.array([[1.0, 0.0], [2.0, 3.0]]))
+    f[0, 0] = 1.0
+    top = f[0]
+    with lazynum.errstate(divide="raise"):
+        with pytest.raises(FloatingPointError, match="divide by zero"):
+            top /= 0.0                  # NumPy writes, then raises
+    numpy.testing.assert_array_equal(numpy.asarray(f), [[numpy.inf, numpy.nan], [2.0, 3.0]])
