@@ -19,7 +19,7 @@ from . import layout as layouts
 from ..expr import node as nodes
 from ..expr.movement import VIEW, VIEW_SCATTER
 from ..runtime import register_live, sync_nodes
-from ..runtime.immediate import write_in_place
+from ..runtime.in_place import write_in_place
 from ..runtime.writes import remember as remember_write
 
 _new = object.__new__

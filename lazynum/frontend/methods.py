@@ -14,7 +14,8 @@ from . import (creation, joining, linalg, manipulation, mathfuncs, memory, reduc
 from ..array import extension, fastpath
 from ..array.arraytype import Storage, ndarray, scalar_result
 from ..expr.elementwise import UFUNC_OPS
-from ..runtime.immediate import is_on as immediate_on, update_in_place
+from ..runtime.immediate import is_on as immediate_on
+from ..runtime.in_place import update_in_place
 from .ufuncs import UFUNCS, call, power_shortcut
 
 _OPERAND_TYPES = (ndarray, np.ndarray, np.generic, bool, int, float, complex, list, tuple)

@@ -305,3 +305,9 @@ def test_an_augmented_assignment_errors_as_numpy_does():
         with pytest.raises(FloatingPointError, match="divide by zero"):
             top /= 0.0                  # NumPy writes, then raises
     numpy.testing.assert_array_equal(numpy.asarray(f), [[numpy.inf, numpy.nan], [2.0, 3.0]])
+
+
+def test_numpys_error_state_is_set_the_fast_way():
+    # Without NumPy's context variable every shortcut of the tier declines (correct, slow).
+    from lazynum.runtime import immediate
+    assert immediate.extobj_contextvar is not None

@@ -15,7 +15,8 @@ from ...array.arraytype import Storage, ndarray, scalar_result, view_node, wrap,
 from ...array.conversion import weak_scalar
 from ...expr import dtypes
 from ...expr.node import constant
-from ...runtime.immediate import is_on as immediate_on, size_limit, store_in_place
+from ...runtime.immediate import is_on as immediate_on, size_limit
+from ...runtime.in_place import store_in_place
 from .advanced import advanced_getitem, advanced_setitem
 from .basic import (_basic_value, _is_basic, _is_scalar_key, _plain_items, base_and_layout,
                     basic_layout, broadcast_value, key_items, write_box)
