@@ -68,7 +68,14 @@ declare_lowering(FFT, EXTERN)
 # the DFT matrix is symmetric, so a complex-to-complex transform is its own transpose with
 # the same normalization; the input's zero padding (or truncation) to the length n becomes
 # a truncation (or zero padding) of the result.  A real input takes the real part.
+# rfft keeps the first n//2 + 1 outputs of fft: its transpose pads g with zeros to n first.
+# irfft reads the half spectrum X as Hermitian: y_j = f (X_0 + sum_k c_k Re(X_k w^(jk)))
+# (c_k = 2 but 1 at k = 0 and at n/2; f the norm's factor), so X_k's cotangent is
+# c_k conj(rfft(g))_k with rfft scaled by f (the inverse norm's transform).
 _SELF_TRANSPOSED = frozenset({"fft", "ifft", "fftn", "ifftn"})
+_REAL_TO_HALF = {"rfft": "fft", "rfftn": "fftn"}
+_HALF_TO_REAL = {"irfft": "ifft", "irfftn": "ifftn"}
+_SWAPPED_NORM = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
 
 
 def _fit_axis(node, axis: int, length: int):
@@ -83,16 +90,46 @@ def _fit_axis(node, axis: int, length: int):
                     (shape, c_strides(fitted), 0))
 
 
+def _fit(node, like, axes):
+    for axis in axes:
+        node = _fit_axis(node, axis, like.shape[axis])
+    return node
+
+
+def _transform(node, name, s, axes, norm):
+    if name in ONE_AXIS:
+        s, axes = s[-1:], axes[-1:]
+    return _d.apply("fft", (node,), (name, tuple(s), tuple(axes), norm))
+
+
+def _half_weights(shape, axis: int, n: int, dtype):
+    """c_k along ``axis`` (length n//2 + 1): 1 at k = 0 and, for even n, at k = n/2; 2
+    elsewhere (each holds a conjugate pair of the full spectrum)."""
+    k = _d.iota(shape, axis)
+    single = _d.call("equal", k, _d.const(0, k))
+    if n % 2 == 0:
+        single = _d.call("logical_or", single, _d.call("equal", k, _d.const(n // 2, k)))
+    return _d.select(single, _d.const(1, dtype), _d.const(2, dtype))
+
+
 def _fft_vjp(node, g):
     name, s, axes, norm = node.attrs
-    if name not in _SELF_TRANSPOSED:
-        raise NotImplementedError(f"lazynum.grad: the derivative of numpy.fft.{name} is not "
-                                  "written yet (fft, ifft, fftn and ifftn have one)")
     x = node.args[0]
-    back = _d.apply("fft", (g,), node.attrs)
-    for axis in axes:
-        back = _fit_axis(back, axis, x.shape[axis])
-    return (_d.cast(back, x.dtype),)
+    if name in _SELF_TRANSPOSED:
+        return (_d.cast(_fit(_transform(g, name, s, axes, norm), x, axes), x.dtype),)
+    if name in _REAL_TO_HALF:
+        padded = _fit_axis(g, axes[-1], s[-1])
+        full = _transform(padded, _REAL_TO_HALF[name], s, axes, norm)
+        return (_d.cast(_fit(full, x, axes), x.dtype),)
+    if name in _HALF_TO_REAL:
+        n = s[-1]
+        half = _transform(g, "rfft", (n,), (axes[-1],), _SWAPPED_NORM[norm])
+        half = _d.mul(_d.call("conjugate", half), _half_weights(tuple(half.shape), axes[-1], n, half.dtype))
+        if len(axes) > 1:
+            half = _transform(half, "ifftn", s[:-1], axes[:-1], norm)
+        return (_d.cast(_fit(half, x, axes), x.dtype),)
+    raise NotImplementedError(f"lazynum.grad: the derivative of numpy.fft.{name} is not "
+                              "written yet (fft, ifft, rfft, irfft and their n-d forms have one)")
 
 
 FFT.vjp = _fft_vjp

@@ -132,11 +132,35 @@ def test_linalg_rules_on_complex_matrices_match_finite_differences(name):
 
 @pytest.mark.parametrize("fn", [lambda z: lnp.linalg.cholesky(z @ lnp.conj(z).T),
                                 lambda z: lnp.linalg.eigh(z @ lnp.conj(z).T)[1],
-                                lambda z: lnp.fft.rfft(z.real)])
+                                lambda z: lnp.fft.hfft(z)])
 def test_rules_not_written_for_complex_say_so(fn):
     z = _complex(np.random.default_rng(0), (3, 3))
     with pytest.raises(NotImplementedError, match="not written"):
         lnp.grad(lambda z: lnp.abs(fn(z)).sum())(z)
+
+
+FFT = {
+    "rfft": lambda xp, x, norm: xp.abs(xp.fft.rfft(x, norm=norm)).sum(),
+    "rfft padded": lambda xp, x, norm: xp.real(xp.fft.rfft(x, n=9, norm=norm) * (1 - 2j)).sum(),
+    "rfft truncated": lambda xp, x, norm: xp.imag(xp.fft.rfft(x, n=4, norm=norm)).sum(),
+    "rfft2 with s": lambda xp, x, norm: xp.abs(xp.fft.rfft2(x, s=(4, 5), norm=norm)).sum(),
+    "irfft": lambda xp, z, norm: (xp.fft.irfft(z, norm=norm) * xp.arange(6)).sum(),
+    "irfft odd n": lambda xp, z, norm: (xp.fft.irfft(z, n=7, norm=norm) ** 2).sum(),
+    "irfft truncated": lambda xp, z, norm: (xp.fft.irfft(z, n=4, norm=norm) * xp.arange(4)).sum(),
+    "irfftn": lambda xp, z, norm: (xp.fft.irfftn(z, norm=norm) ** 3).sum(),
+    "irfft2 with s": lambda xp, z, norm: (xp.fft.irfft2(z, s=(2, 5), norm=norm) * xp.arange(5)).sum(),
+}
+
+
+@pytest.mark.parametrize("norm", [None, "ortho", "forward"])
+@pytest.mark.parametrize("name", sorted(FFT))
+def test_real_fft_rules_match_finite_differences(name, norm):
+    # rfft's transpose pads the cotangent to n and takes the real part of its fft; irfft's
+    # weighs the half spectrum (each inner bin holds a conjugate pair) and ignores the
+    # imaginary parts irfft ignores (bin 0 and, for even n, n/2)
+    rng = np.random.default_rng(11)
+    arg = rng.standard_normal((3, 6)) if name.startswith("rfft") else _complex(rng, (3, 4))
+    assert_complex_gradients(lambda xp, a: FFT[name](xp, a, norm), arg)
 
 
 def test_a_real_input_through_complex_values_gets_a_real_gradient():
