@@ -9,7 +9,7 @@ complex and not all ones.
 """
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 
 import lazynum as lnp
 from tests import strategies as S
@@ -69,6 +69,7 @@ def test_unary_rules_on_complex_values_match_finite_differences(name):
 
 
 @pytest.mark.parametrize("name", ["add", "subtract", "multiply", "divide", "power"])
+@settings(max_examples=12)          # (each example compiles programs of new shapes)
 @given(shapes=S.grad_broadcastable_shapes(), rng=S.rngs())
 def test_binary_rules_on_complex_and_mixed_operands_match_finite_differences(name, shapes, rng):
     a, b = (_complex(rng, s) for s in shapes)
