@@ -17,6 +17,8 @@ from ..frontend.indexing.basic import convert_value
 from . import (compute, dtype_view, indexing as bounded_indexing, joins, producers,
     reshape as bounded_reshape, trimming, unique as bounded_unique)
 from ..array import extension
+from ..control import telemetry
+from ..runtime import unread_checks
 from .array import BoundedArray, bounded_form, materialized
 
 _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
@@ -85,7 +87,13 @@ def _setitem(self, key, value):
     if scalar and bounded_indexing.whole_bounded_dims(self, basic):
         self._data[basic] = value
         return
-    self.materialize()[materialized(key)] = materialized(value)
+    try:
+        self.materialize()[materialized(key)] = materialized(value)
+    except Exception:
+        # y[i] op= v read y[i] lazily (a run-time check); this error is the statement's
+        # one (NumPy raises once), so that check never runs as a dropped one
+        unread_checks.forget_recorded_at(telemetry.user_frame())
+        raise
 
 
 def _fill(self, value):

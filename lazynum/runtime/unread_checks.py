@@ -15,6 +15,11 @@ until a sync computes it:
   check is forgotten;
 - a check still reached waits for the sync that computes it, as any value does.
 
+A statement that raises at the call after reading a check (``y[-2] -= 4`` on a bounded
+``y`` of one element: the read ``y[-2]`` is checked lazily, the write through the
+true-size view raises NumPy's IndexError at once) reports that check's error itself:
+``forget_recorded_at`` drops the checks recorded at its line, so it raises once.
+
 A write that replaces a check's reader unread (``node.orphan_checks``) is the other way a
 check is left behind; ``runtime.sync`` runs those the same way.
 """
@@ -87,3 +92,11 @@ def forget(nodes) -> None:
     if state.checks:
         ids = {n.id for n in nodes}
         state.checks = [c for c in state.checks if c.id not in ids]
+
+
+def forget_recorded_at(site: str) -> None:
+    """The statement at ``site`` (``file:line``) raised at the call: the checks it recorded
+    are not run as dropped ones (a reader still computed raises as any value does)."""
+    state = node_mod.thread.state
+    if state.checks:
+        state.checks = [c for c in state.checks if c.site != site]

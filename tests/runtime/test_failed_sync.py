@@ -178,3 +178,14 @@ def test_a_check_of_a_call_that_raised_before_using_it_is_not_replayed():
     with pytest.raises(TypeError):
         y ^ z
     assert_same(x + 1, np.array([2.0, 3.0, 4.0]))
+
+
+def test_an_augmented_write_out_of_range_on_a_bounded_array_raises_once():
+    # fuzz seed 714732: y[-2] -= 4 reads y[-2] lazily (a run-time check), then the write
+    # raises NumPy's IndexError at the call; the check must not raise it again later
+    x = lnp.asarray(np.array([-2, 4, -4], dtype=np.int32))
+    y = x[x > 3]
+    with pytest.raises(IndexError, match="out of bounds"):
+        y[-2] -= 4
+    assert_same(y // 1, np.array([4], dtype=np.int32))
+    assert_same(x + 0, np.array([-2, 4, -4], dtype=np.int32))
