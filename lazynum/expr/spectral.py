@@ -71,7 +71,8 @@ declare_lowering(FFT, EXTERN)
 # rfft keeps the first n//2 + 1 outputs of fft: its transpose pads g with zeros to n first.
 # irfft reads the half spectrum X as Hermitian: y_j = f (X_0 + sum_k c_k Re(X_k w^(jk)))
 # (c_k = 2 but 1 at k = 0 and at n/2; f the norm's factor), so X_k's cotangent is
-# c_k conj(rfft(g))_k with rfft scaled by f (the inverse norm's transform).
+# c_k conj(rfft(g))_k with rfft scaled by f (the inverse norm's transform).  hfft and
+# ihfft are these with a conjugate and the other norm.
 _SELF_TRANSPOSED = frozenset({"fft", "ifft", "fftn", "ifftn"})
 _REAL_TO_HALF = {"rfft": "fft", "rfftn": "fftn"}
 _HALF_TO_REAL = {"irfft": "ifft", "irfftn": "ifftn"}
@@ -118,18 +119,28 @@ def _fft_vjp(node, g):
     if name in _SELF_TRANSPOSED:
         return (_d.cast(_fit(_transform(g, name, s, axes, norm), x, axes), x.dtype),)
     if name in _REAL_TO_HALF:
-        padded = _fit_axis(g, axes[-1], s[-1])
-        full = _transform(padded, _REAL_TO_HALF[name], s, axes, norm)
-        return (_d.cast(_fit(full, x, axes), x.dtype),)
+        return (_real_to_half_vjp(g, x, _REAL_TO_HALF[name], s, axes, norm),)
     if name in _HALF_TO_REAL:
-        n = s[-1]
-        half = _transform(g, "rfft", (n,), (axes[-1],), _SWAPPED_NORM[norm])
-        half = _d.mul(_d.call("conjugate", half), _half_weights(tuple(half.shape), axes[-1], n, half.dtype))
-        if len(axes) > 1:
-            half = _transform(half, "ifftn", s[:-1], axes[:-1], norm)
-        return (_d.cast(_fit(half, x, axes), x.dtype),)
-    raise NotImplementedError(f"lazynum.grad: the derivative of numpy.fft.{name} is not "
-                              "written yet (fft, ifft, rfft, irfft and their n-d forms have one)")
+        return (_half_to_real_vjp(g, x, s, axes, norm),)
+    # NumPy's hfft is irfft(conj(a)) and ihfft conj(rfft(a)), each with the other norm;
+    # conj is its own transpose
+    if name == "hfft":
+        return (_d.call("conjugate", _half_to_real_vjp(g, x, s, axes, _SWAPPED_NORM[norm])),)
+    return (_real_to_half_vjp(_d.call("conjugate", g), x, "fft", s, axes, _SWAPPED_NORM[norm]),)
+
+
+def _real_to_half_vjp(g, x, full_name, s, axes, norm):
+    padded = _fit_axis(g, axes[-1], s[-1])
+    return _d.cast(_fit(_transform(padded, full_name, s, axes, norm), x, axes), x.dtype)
+
+
+def _half_to_real_vjp(g, x, s, axes, norm):
+    n = s[-1]
+    half = _transform(g, "rfft", (n,), (axes[-1],), _SWAPPED_NORM[norm])
+    half = _d.mul(_d.call("conjugate", half), _half_weights(tuple(half.shape), axes[-1], n, half.dtype))
+    if len(axes) > 1:
+        half = _transform(half, "ifftn", s[:-1], axes[:-1], norm)
+    return _d.cast(_fit(half, x, axes), x.dtype)
 
 
 FFT.vjp = _fft_vjp
