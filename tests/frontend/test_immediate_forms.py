@@ -134,3 +134,18 @@ def test_integer_array_keys_gather_and_scatter_now_as_numpy():
     with pytest.raises(IndexError):
         x[numpy.array([10])] = 1.0
     numpy.testing.assert_array_equal(numpy.asarray(x), want)
+
+
+def test_a_mask_selection_of_computed_arrays_is_an_array_of_its_true_size():
+    x = lazynum.asarray(A)
+    lazynum.reset_metrics()
+    sel = x[x > 0.5]
+    assert type(sel) is lazynum.ndarray and _computed(sel)      # not a bounded array
+    assert lazynum.metrics()["syncs"] == 0
+    assert sel.shape == A[A > 0.5].shape and f"{sel.size}" == str(A[A > 0.5].size)
+    numpy.testing.assert_array_equal(numpy.asarray(sel), A[A > 0.5])
+    with pytest.raises(IndexError):
+        x[lazynum.asarray(numpy.array([True, False]))]
+    with lazynum.config(immediate_below=0):
+        pending = x > 0.5
+    assert type(x[pending]) is lazynum.BoundedArray            # a pending mask: bounded

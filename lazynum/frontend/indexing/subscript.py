@@ -51,6 +51,9 @@ def getitem(self, key):
     if gathered is not None:
         return gathered
     if type(key) is ndarray and key.dtype == dtypes.BOOL and key.ndim:
+        selected = _select_now(self, key)
+        if selected is not None:
+            return selected
         return extension.hook("mask_select")(self, key)     # x[mask]: bounded, no sync
     if type(key) is not int:            # bounded indices, lazy slice bounds
         bounded = (extension.hook("gather")(self, key) if not isinstance(key, slice) else
@@ -150,6 +153,21 @@ def _gather_now(self, key):
         return wrap_scalar(constant(np.asarray(out)))       # NumPy returns a scalar
     if out.size > limit or out.base is not None or not out.flags.c_contiguous:
         return None                 # (a transposed result: the general path keeps its order)
+    out.flags.writeable = False
+    return wrap(constant(out))
+
+
+def _select_now(self, mask):
+    """``a[mask]`` by NumPy now when ``a`` and the boolean ``mask`` are computed and small
+    (the immediate tier): its size is known, so the result is an ordinary array of that
+    size, not a bounded one (nothing to wait for: no sync, no bound)."""
+    limit = size_limit()
+    if not limit:
+        return None
+    buffer, selector = self._n().buffer, mask._n().buffer
+    if buffer is None or selector is None or buffer.size > limit or selector.size > limit:
+        return None
+    out = buffer[selector]
     out.flags.writeable = False
     return wrap(constant(out))
 
