@@ -10,6 +10,7 @@ import lazynum as lnp
 import lazynum.backends.llvm as llvm_backend
 from lazynum.backends import buffer_pool
 from lazynum.backends.llvm import codegen, workers
+from lazynum.backends.llvm import program as llvm_program
 from lazynum.compile import loop_strategy
 
 from .. import strategies as S
@@ -125,8 +126,8 @@ def test_buffers_are_reused_across_syncs_but_never_while_the_user_holds_them():
 def test_large_products_are_written_into_pooled_buffers_never_into_held_ones():
     """An extern matmul's large result goes into a pooled buffer (fresh pages at every call
     cost as much as a small product's BLAS work), never into one the user still holds."""
-    a, b = RNG.standard_normal((96, 40)), RNG.standard_normal((40, 128))    # 96 KiB results
-    assert buffer_pool.pooled((96, 128), np.float64)
+    a, b = RNG.standard_normal((640, 40)), RNG.standard_normal((40, 512))    # 2.5 MiB results
+    assert 640 * 512 * 8 >= llvm_program.WRITES_INTO_BYTES
     la, lb = lnp.asarray(a), lnp.asarray(b)
     with on_llvm():
         held = [np.asarray(la @ (lb + float(k))) for k in range(3)]
