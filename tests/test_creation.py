@@ -354,3 +354,16 @@ def test_astype_of_a_scalar_result_is_a_scalar_result():
     total += 1                              # a scalar rebinds: kept keeps its value
     assert float(kept) == 3.0 and float(total) == 4.0
     assert type(lazy.astype(np.float32)) is lnp.ndarray      # a 0-d array stays an array
+
+
+def test_array_of_a_lazy_scalar_is_a_0d_array_whose_views_alias_it():
+    # tiers fuzz seed 713773: np.array(x > 4) of a 0-d x is NumPy's 0-d array (x > 4 is a
+    # NumPy scalar); lazynum kept the scalar kind, whose views are detached copies
+    def program(m, x):
+        a = m.array(x > 4)
+        m.squeeze(a)[...] = True
+        b = m.array(x * 2, dtype=np.float32)
+        b.reshape(1)[0] = 7
+        return a, b
+    for got, want in zip(program(lnp, lnp.asarray(np.array(0))), program(np, np.array(0))):
+        S.assert_same(got, want)

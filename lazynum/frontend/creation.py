@@ -49,6 +49,8 @@ def _default(dtype, fallback=dtypes.FLOAT64):
 def array(obj, dtype=None, *, copy=True, order="K", ndmin=0, like=None):
     """Create a lazy array from array-like ``obj`` (NumPy's ``array``)."""
     if isinstance(obj, ndarray) and copy:
+        if type(obj) is scalar_result:      # NumPy's scalar becomes a 0-d array (views alias it)
+            obj = wrap(obj._n())
         out = astype(obj, obj.dtype if dtype is None else dtype, order=order)
     else:
         out = asarray(obj, dtype, order, copy=copy)
