@@ -413,10 +413,11 @@ def _parameter_gather(steps, layout):
 # a small product (measured: (8192, 10) @ (10, 256) float32, 0.65 ms into a reused buffer,
 # 2.6 ms into a fresh one, one thread).
 _WRITES_INTO = {"matmul": lambda arrays, attrs, out: np.matmul(*arrays, out=out)}
-# Smaller results keep NumPy's allocation: malloc hands back the block just freed, still in
-# cache, where a pooled buffer of each size a loop meets was last touched a whole loop
-# trip ago (an MLP forward over 50 batch sizes, products of up to 512 KiB: thread CPU
-# 74.5 -> 84.4 ms with them pooled, one thread).
+# Smaller results keep NumPy's allocation: the pool saves first-touch page faults, which
+# malloc's fresh mmap'ed blocks pay and its reused small blocks do not.  (An MLP forward
+# over 50 batch sizes, products of up to 512 KiB, measured the same either way:
+# python -m bench.cpu_time dynamic, 1.42-1.44x NumPy pooled from 64 KiB, 1.41-1.43x from
+# 2 MiB.)
 WRITES_INTO_BYTES = 1 << 21
 
 
