@@ -77,12 +77,13 @@ def write_in_place(array, storage, region, value) -> bool:
 
 
 def store_in_place(array, storage, key, value) -> bool:
-    """``array[key] = value`` by NumPy's own setitem on the buffer of ``array``'s computed
-    value, when ``array`` is all of its storage and nobody else can see the old value (see
-    ``write_in_place``); True when it did.  ``key`` is a plain basic key (ints, slices of
-    ints, None) and ``value`` a NumPy array of the array's dtype: the conversions lazynum's
-    setitem makes are done.  ``storage`` is ``array``'s plain ``Storage``, or None for an
-    owner never viewed.  The new value is a new node over the same buffer."""
+    """``array[key] = value`` by NumPy's own setitem, now, on ``array``'s computed value:
+    into its buffer when ``array`` is all of its storage and nobody else can see the old
+    value (see ``write_in_place``), else into a copy of it (the write's new version, made
+    as NumPy would make it, without recording the write); True when it did.  ``key`` is a
+    plain or integer-array key and ``value`` a NumPy array of the array's dtype: the
+    conversions lazynum's setitem makes are done.  ``storage`` is ``array``'s plain
+    ``Storage``, or None for an owner never viewed.  The new value is a new node."""
     if not node_mod.thread.state.immediate_below:
         return False
     if storage is None:
@@ -92,15 +93,20 @@ def store_in_place(array, storage, key, value) -> bool:
         old = storage.node
         holders = 1 + _views_reading(old, array, storage)
     buffer = old.buffer
-    if (buffer is None or old.args or buffer.base is not None or not buffer.flags.c_contiguous
-            or sys.getrefcount(old) != holders + 2 or sys.getrefcount(buffer) != _OWN_REFERENCES):
+    if buffer is None or old.args:
         return False
-    writeable = buffer.flags.writeable
-    buffer.flags.writeable = True
-    try:
+    if (buffer.base is None and buffer.flags.c_contiguous
+            and sys.getrefcount(old) == holders + 2 and sys.getrefcount(buffer) == _OWN_REFERENCES):
+        writeable = buffer.flags.writeable
+        buffer.flags.writeable = True
+        try:
+            buffer[key] = value
+        finally:
+            buffer.flags.writeable = writeable
+    else:           # the old value has readers (a copy sharing it, a view, a pending node)
+        buffer = buffer.copy()
         buffer[key] = value
-    finally:
-        buffer.flags.writeable = writeable
+        buffer.flags.writeable = False
     _publish(array, storage, old, buffer)
     return True
 

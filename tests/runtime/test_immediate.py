@@ -311,3 +311,19 @@ def test_numpys_error_state_is_set_the_fast_way():
     # Without NumPy's context variable every shortcut of the tier declines (correct, slow).
     from lazynum.runtime import immediate
     assert immediate.extobj_contextvar is not None
+
+
+def test_a_store_into_a_copy_leaves_the_original_as_it_was():
+    u = lazynum.asarray(numpy.zeros((4, 4))) + 1.0
+    new = u.copy()                      # (may share u's computed value until written)
+    view = new[1:3, 1:3]
+    lazynum.reset_metrics()
+    new[1:-1, 1:-1] = u[:-2, 1:-1] * 3.0
+    new[0] = -1.0
+    assert lazynum.metrics()["syncs"] == 0
+    numpy.testing.assert_array_equal(numpy.asarray(u), numpy.ones((4, 4)))
+    want = numpy.ones((4, 4))
+    want[1:-1, 1:-1] = 3.0
+    want[0] = -1.0
+    numpy.testing.assert_array_equal(numpy.asarray(new), want)
+    numpy.testing.assert_array_equal(numpy.asarray(view), want[1:3, 1:3])

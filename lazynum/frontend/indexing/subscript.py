@@ -203,6 +203,9 @@ def _store_now(self, key, value) -> bool:
         key = _fancy_key(key, size_limit())
         if key is None:
             return False
+    if type(value) is ndarray and value._view is not None and view is not None \
+            and value._view.storage is view.storage:
+        return False        # a window of the same storage (x[i] = x[i] ending x[i] += v)
     converted = _computed_value(value, dtype)
     return converted is not None and store_in_place(self, storage, key, converted)
 
