@@ -192,3 +192,21 @@ def test_generator_skips_writes_where_numpy_disagrees_with_its_own_copy_semantic
     numpy.testing.assert_array_equal(g.ns["b"], numpy.arange(32, dtype=numpy.float32).reshape(4, 2, 4))
     assert g.attempt(Candidate("np.negative(w, out=w)", "write.out"))
     assert g.ns["b"][1, 0, 0] == -8.0
+
+
+def test_generator_skips_reshapes_of_a_compress_along_an_inner_axis():
+    """Tiers fuzz seed 714651: NumPy's reshape of compress(..., axis=1) is a view; lazynum's
+    copies (its bounded axis is slowest in memory: README, known deviations).  A reshape of
+    a compress along the first axis, or of another array, is still generated."""
+    from bench.fuzz.generate import Generator
+    from bench.fuzz.program import Candidate
+    g = Generator(0)
+    g.ns["a"] = numpy.array([True, False, True])
+    g.ns["x"] = numpy.ones((2, 3))
+    assert g.attempt(Candidate("v0 = np.compress(a, x, axis=1)", "produce.compress", bounded=True))
+    assert g.attempt(Candidate("v1 = v0.T", "view.transpose"))
+    assert not g.attempt(Candidate("v2 = v0.reshape((1, -1))", "view.reshape"))
+    assert not g.attempt(Candidate("v2 = v1.ravel()", "view.reshape"))
+    assert g.attempt(Candidate("v2 = np.compress(a[:2], x, axis=0)", "produce.compress", bounded=True))
+    assert g.attempt(Candidate("v3 = v2.reshape((1, -1))", "view.reshape"))
+    assert g.attempt(Candidate("v4 = x.reshape((1, -1))", "view.reshape"))

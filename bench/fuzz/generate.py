@@ -41,6 +41,7 @@ class Generator:
         self.bounded: set = set()        # names produced by (or from) data-dependent producers
         self.frozen: set = set()         # views of NumPy scalars: never written (see _record)
         self.foreign: set = set()        # NumPy arrays in the lazynum run too (numpy.array(x))
+        self.padded_inside: set = set()  # compress(axis > 0) results and their views
         self.errors = 0
         self.counter = 0
         self.base_shape = random_shape(self.rng)
@@ -71,7 +72,7 @@ class Generator:
     # ----- trying a candidate -------------------------------------------------------------
     def attempt(self, candidate: Candidate) -> bool:
         """Run ``candidate`` in the NumPy namespace; keep it or roll back.  True if kept."""
-        if self._lazy_view_of_numpy(candidate):
+        if self._lazy_view_of_numpy(candidate) or self._reshape_of_padded_inside(candidate):
             return False
         copy_semantics = self._out_through_copies(candidate)
         saved = self._snapshot()
@@ -119,6 +120,10 @@ class Generator:
         # only lazynum arrays have .sync().
         if candidate.kind == "sync.implicit:numpy_copy" or referenced & self.foreign:
             self.foreign.update(new)
+        if (candidate.kind == "produce.compress" and new and _compress_axis_inside(candidate.text, self.ns[new[0]])
+                or referenced & self.padded_inside and candidate.kind.split(".")[0] in ("view", "alias", "rearrange")):
+            self.padded_inside.update(new)
+        self.padded_inside &= set(self.ns)
         self.bounded &= set(self.ns)
         self.frozen &= set(self.ns)
         self.foreign &= set(self.ns)
@@ -154,6 +159,13 @@ class Generator:
             "write.view_of_view", "library")           # np.swapaxes(w, 0, -1)[i] = v, trim_zeros(w)
         return (viewing and "np." in candidate.text
                 and bool(set(NAME_PATTERN.findall(candidate.text)) & self.foreign))
+
+    def _reshape_of_padded_inside(self, candidate) -> bool:
+        """A reshape or ravel of a compress(axis > 0) result: lazynum keeps its bounded axis
+        slowest in memory, so where NumPy's reshape of the compact array is a view, lazynum's
+        copies (README: known deviations); later writes on either side would differ."""
+        return (candidate.kind == "view.reshape"
+                and bool(set(NAME_PATTERN.findall(candidate.text)) & self.padded_inside))
 
     def _snapshot(self) -> list:
         """Copies of every array's memory root, so a rejected in-place write can be undone."""
@@ -283,3 +295,10 @@ def _same_as_copies(copy_semantics, ns) -> bool:
         return True
     target, expected = copy_semantics
     return numpy.array_equal(ns[target], expected, equal_nan=expected.dtype.kind in "fc")
+
+
+def _compress_axis_inside(text: str, result) -> bool:
+    """Whether ``np.compress(..., axis=k)`` selects along an axis other than the first."""
+    found = re.search(r"axis=(-?\d+)\)$", text)
+    ndim = numpy.ndim(result)
+    return bool(found) and ndim >= 2 and int(found.group(1)) % ndim != 0
