@@ -44,7 +44,7 @@ for rows in (400, 500, 700, 900):         # new sizes, same code: the compiled p
 """
 
 STEP_VIEWS = """\
-a = np.zeros(100_000)                     # (arrays this large are recorded; small ones run at once)
+a = np.zeros(200_000)                     # (arrays this large are recorded; small ones run at once)
 v = a[2:6]                                # a view of a
 v += 1                                    # writes into a through the view
 a[::2] = -1                               # writes into a; v sees it

@@ -146,7 +146,7 @@ class Settings:
     cuda_device: str = "cupy"
     cuda_emulator_order: str = "forward"
     cuda_max_blocks: int = 0          # 0 = the device's choice
-    immediate_below: int = 65536
+    immediate_below: int = 131072      # 1 MiB of float64: see README, the immediate tier
 
 
 # name -> (environment variable, parser, description)
