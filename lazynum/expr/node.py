@@ -170,7 +170,7 @@ def _record(state, key, op, args, attrs, shape, dtype) -> Node:  # noqa: PLR0913
         node.site = metrics.user_frame() if state.record_sites else None
         check = False
     limit = state.immediate_below
-    if limit and op.immediate and numel(shape) <= limit and _small_and_computed(args, limit):
+    if limit and op.immediate and numel(shape) <= limit and _small_and_computed(op, args, limit):
         # Computed now (or raises as NumPy's call would), and not interned: the table
         # lives until the next sync, and would keep every buffer of a sync-free loop.
         immediate_hook(node)
@@ -203,9 +203,13 @@ def numel(shape) -> int:
     return n
 
 
-def _small_and_computed(args, limit) -> bool:
+def _small_and_computed(op, args, limit) -> bool:
     # Small inputs too, not only a small result: a row reduction of a large array is work
     # that fuses with its producer and consumers (a softmax is one kernel), not overhead.
+    # A library call (matmul, LAPACK, FFT, sort) fuses with nothing: the same NumPy call at
+    # the sync, so any computed inputs will do (a matrix-vector product in a loop).
+    if op.kind == "extern":
+        return all(arg.buffer is not None for arg in args)
     for arg in args:
         if arg.buffer is None or numel(arg.shape) > limit:
             return False

@@ -327,3 +327,16 @@ def test_a_store_into_a_copy_leaves_the_original_as_it_was():
     want[0] = -1.0
     numpy.testing.assert_array_equal(numpy.asarray(new), want)
     numpy.testing.assert_array_equal(numpy.asarray(view), want[1:3, 1:3])
+
+
+def test_a_library_call_on_computed_inputs_of_any_size_runs_at_once():
+    m = lazynum.asarray(numpy.eye(LIMIT) * 2.0)          # LIMIT**2 elements: over the limit
+    v = lazynum.asarray(numpy.ones(LIMIT))
+    lazynum.reset_metrics()
+    w = m @ v                             # matmul fuses with nothing: NumPy's call, now
+    n = lazynum.linalg.norm(w)
+    assert _computed(w) and _computed(n) and lazynum.metrics()["syncs"] == 0
+    assert float(n) == numpy.linalg.norm(numpy.full(LIMIT, 2.0))
+    big = m @ m                           # a result over the limit stays recorded
+    assert not _computed(big)
+    numpy.testing.assert_array_equal(numpy.asarray(big), numpy.eye(LIMIT) * 4.0)
