@@ -65,21 +65,11 @@ def _value(x, limit):
             return NOT_TAKEN
         return values if kind is list else tuple(values)
     if kind is np.ndarray:
-        return x if x.size else NOT_TAKEN
+        return x if 0 < x.size <= limit else NOT_TAKEN
     if kind in (int, float, bool, complex, str, type(None)) \
             or isinstance(x, (np.generic, np.dtype, type, slice)) or x is Ellipsis:
         return x
     return NOT_TAKEN          # bounded arrays, NumPy-backed arrays, callables, objects
-
-
-def _has_lazy(values) -> bool:
-    for x in values:
-        kind = type(x)
-        if kind is ndarray or kind is scalar_result:
-            return True
-        if (kind is list or kind is tuple) and _has_lazy(x):
-            return True
-    return False
 
 
 def _wrapped(out, limit):
@@ -110,8 +100,7 @@ def run_now(label, function, args, kwargs):
     """``function(*args, **kwargs)`` on the values of computed lazynum arguments, wrapped, or
     NOT_TAKEN when the immediate tier does not take the call."""
     limit = size_limit()
-    if (not limit or "out" in kwargs or kwargs.get("copy", True) is False
-            or not (_has_lazy(args) or _has_lazy(kwargs.values()))):
+    if not limit or "out" in kwargs or kwargs.get("copy", True) is False:
         return NOT_TAKEN
     values = _value(args, limit)
     if values is NOT_TAKEN:
