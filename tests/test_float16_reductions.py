@@ -1,8 +1,9 @@
 """float16 sums and products are NumPy's bits (issue 15 item 1).
 
-NumPy's float16 add/multiply loops accumulate each inner loop in float32 (pairwise, with
-eight accumulators per block of 128, along a contiguous axis) and round to half when the
-loop ends; along other axes every element is one loop and rounds.  So the result depends
+NumPy's float16 add/multiply loops accumulate each inner loop in float32 (add pairwise,
+with eight accumulators per block of 128; multiply in order) and round to half when the
+loop ends; the iterator's inner loop is usually the contiguous axis, and reducing over
+another axis makes every element a loop of its own, which rounds.  So the result depends
 on the size (below 8, below 128, above the 8192-element buffer), the axis and the layout,
 on ``initial`` (the loop starts from it: one rounding, where ``sum + initial`` makes two)
 and on a ``where`` mask (each run of true elements is one loop).  Every comparison here is

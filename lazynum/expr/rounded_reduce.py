@@ -1,8 +1,8 @@
 """float16 sums and products with ``initial=`` or ``where=``: NumPy's own reduce call.
 
-NumPy's float16 ``add``/``multiply`` loops accumulate one inner loop in float32 (a pairwise
-sum along a contiguous axis) and round to half when the loop ends, starting from the value
-already in the output: that is the ``initial`` value, so ``sum(a, initial=3)`` rounds once,
+NumPy's float16 ``add``/``multiply`` loops accumulate one inner loop in float32 (``add``
+pairwise, ``multiply`` in order) and round to half when the loop ends, starting from the
+value already in the output: that is the ``initial`` value, so ``sum(a, initial=3)`` rounds once,
 where ``sum(a) + 3`` rounds twice.  A ``where`` mask splits the inner loop at every run of
 true elements, and each run rounds.  The order is the iterator's, so only NumPy's own call
 gives its bits: ``rounded_reduce`` is an extern step (a fusion boundary, not a sync) whose
