@@ -76,14 +76,15 @@ def write_in_place(array, storage, region, value) -> bool:
     return True
 
 
-def store_in_place(array, storage, key, value) -> bool:
+def store_in_place(array, storage, key, value, copy=False) -> bool:
     """``array[key] = value`` by NumPy's own setitem, now, on ``array``'s computed value:
     into its buffer when ``array`` is all of its storage and nobody else can see the old
     value (see ``write_in_place``), else into a copy of it (the write's new version, made
     as NumPy would make it, without recording the write); True when it did.  ``key`` is a
     plain or integer-array key and ``value`` a NumPy array of the array's dtype: the
     conversions lazynum's setitem makes are done.  ``storage`` is ``array``'s plain
-    ``Storage``, or None for an owner never viewed.  The new value is a new node."""
+    ``Storage``, or None for an owner never viewed; ``copy``: into a copy in any case (the
+    value reads the old version's memory).  The new value is a new node."""
     if not node_mod.thread.state.immediate_below:
         return False
     if storage is None:
@@ -95,7 +96,7 @@ def store_in_place(array, storage, key, value) -> bool:
     buffer = old.buffer
     if buffer is None or old.args:
         return False
-    if (buffer.base is None and buffer.flags.c_contiguous
+    if (not copy and buffer.base is None and buffer.flags.c_contiguous
             and sys.getrefcount(old) == holders + 2 and sys.getrefcount(buffer) == _OWN_REFERENCES):
         writeable = buffer.flags.writeable
         buffer.flags.writeable = True

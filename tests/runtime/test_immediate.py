@@ -340,3 +340,18 @@ def test_a_library_call_on_computed_inputs_of_any_size_runs_at_once():
     big = m @ m                           # a result over the limit stays recorded
     assert not _computed(big)
     numpy.testing.assert_array_equal(numpy.asarray(big), numpy.eye(LIMIT) * 4.0)
+
+
+def test_stores_from_windows_of_the_same_array_read_its_old_value_as_numpy():
+    want = numpy.arange(30.0).reshape(5, 6)
+    h = lazynum.asarray(want.copy())
+    h[0, 0] = 0.0
+    want[0, 0] = 0.0
+    h[0, :], h[-1, :], h[:, 0], h[:, -1] = h[1, :], h[-2, :], h[:, 1], h[:, -2]
+    want[0, :], want[-1, :], want[:, 0], want[:, -1] = want[1, :], want[-2, :], want[:, 1], want[:, -2]
+    h[1:, 2] = h[:-1, 2]
+    want[1:, 2] = want[:-1, 2]
+    h[2] = h[2, ::-1]
+    want[2] = want[2, ::-1]
+    h[3, 1:3] = h[3, 1:3]
+    numpy.testing.assert_array_equal(numpy.asarray(h), want)

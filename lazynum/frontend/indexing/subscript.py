@@ -188,8 +188,9 @@ def _computed_value(value, dtype):
 
 
 def _store_now(self, key, value) -> bool:
-    """The immediate tier's in-place ``a[key] = value`` for a plain key on an array that is
-    all of its storage (``runtime.immediate.store_in_place``); True when it was done."""
+    """The immediate tier's ``a[key] = value`` for a plain or integer-array key on an array
+    that is all of its storage (``runtime.in_place.store_in_place``): NumPy's setitem, in
+    place or into a copy; True when it was done."""
     view = self._view
     if view is None:
         storage = None
@@ -203,11 +204,18 @@ def _store_now(self, key, value) -> bool:
         key = _fancy_key(key, size_limit())
         if key is None:
             return False
-    if type(value) is ndarray and value._view is not None and view is not None \
-            and value._view.storage is view.storage:
-        return False        # a window of the same storage (x[i] = x[i] ending x[i] += v)
+    # A window of the same storage as the value (h[0, :] = h[1, :]) reads the old version:
+    # the write goes into a copy (x[i] = x[i], ending x[i] += v, goes the general way).
+    same = (type(value) is ndarray and value._view is not None and view is not None
+            and value._view.storage is view.storage)
+    if same:
+        items = _plain_items(key, len(self._node.shape)) if _is_plain_key(key) else None
+        if items is None:
+            return False
+        if value._view.layout == basic_layout(view.layout, items):
+            return True                 # x[i] = x[i]: nothing moves
     converted = _computed_value(value, dtype)
-    return converted is not None and store_in_place(self, storage, key, converted)
+    return converted is not None and store_in_place(self, storage, key, converted, copy=same)
 
 
 def setitem(self, key, value):
