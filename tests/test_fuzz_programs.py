@@ -149,6 +149,17 @@ def test_runner_compares_complex128_that_float32_noise_reached_as_complex64():
     assert check(Program(0, inputs, (noisy, wrong)), lazynum, "numpy").status == "fail"
 
 
+def test_a_failing_program_leaves_no_dropped_check_to_the_next_one():
+    # tiers seeds 714735, 710457, 711176 failed on a dropped out-of-range read left by an
+    # earlier failing program in the same worker (its check raised at their first sync)
+    inputs = (("a", numpy.array([1, 2, 3], dtype=numpy.int16)),)
+    failing = Program(0, inputs, (Statement("v0 = a[a > 1]", "produce.mask"),
+                                  Statement("v1 = a + 1", "elementwise.binary",
+                                            "v0[7]; v1 = a + 1; raise ValueError"),))
+    assert check(failing, lazynum, "numpy").status == "fail"
+    assert check(_one_statement_program("v0 = a * 2"), lazynum, "numpy").status == "ok"
+
+
 def test_shrinker_keeps_only_the_failing_statement_and_the_reproducer_fails(tmp_path):
     statements = (Statement("v0 = a * 3", "elementwise.binary"),
                   Statement("v1 = v0.sum()", "reduce"),

@@ -136,6 +136,9 @@ def run_lazynum(program: Program, lazynum, reference: NumpyRun) -> Failure | Non
         return _final(program, ns, lazynum, reference)
     finally:
         ns.clear()
+        # a failing program stops early: a run-time check whose readers it dropped would
+        # raise at the next program's first sync (lazynum raises it at the next sync)
+        _attempt(lazynum.sync)
 
 
 def _statement(program, k, statement, ns, lazynum, reference) -> Failure | None:
