@@ -73,6 +73,7 @@ COMPLEX_BINARY = {
 COMPLEX_UNARY = {
     "negative": lambda m, a: -a, "conjugate": lambda m, a: m.conj(a),
     "absolute": lambda m, a: m.abs(a), "square": lambda m, a: m.square(a),
+    "reciprocal": lambda m, a: m.reciprocal(a),
     "isnan": lambda m, a: m.isnan(a), "isinf": lambda m, a: m.isinf(a),
     "isfinite": lambda m, a: m.isfinite(a), "logical_not": lambda m, a: m.logical_not(a),
     "real_imag": lambda m, a: a.real * 2 - a.imag, "to_bool": lambda m, a: a.astype(bool),
@@ -109,6 +110,7 @@ def test_complex_multiply_divide_abs_over_wide_magnitudes_are_numpys_bits(dtype)
     a, b = a.astype(dtype), b.astype(dtype)
     _fused(lambda m, x, y: (x * y + x) / (y - 1j), a, b)
     _fused(lambda m, x, y: m.abs(x * m.conj(y)) + x.real, a, b)
+    _fused(lambda m, x, y: m.reciprocal(x) + m.reciprocal(y * 3), a, b)
 
 
 def test_a_complex_chain_with_scalars_and_views_is_one_kernel():
@@ -131,7 +133,7 @@ def test_complex_sums_and_means_are_a_sum_per_part_in_the_kernel():
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
-@pytest.mark.parametrize("name", ["exp", "sqrt", "log", "log2", "log10"])
+@pytest.mark.parametrize("name", ["exp", "exp2", "sqrt", "log", "log2", "log10"])
 def test_complex_exp_sqrt_log_have_numpys_special_values_and_libm_close_finite_values(name, dtype):
     # Infinite, NaN and zero parts are NumPy's exactly (C99 Annex G; exp: no overflow for
     # x in (709, 1418) where the product is finite; sqrt and log: the branch cut follows
@@ -335,10 +337,11 @@ def test_fused_complex_ops_raise_no_ieee_flag_numpy_would_not(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         for fn in (lambda m, a: m.abs(a), lambda m, a: a[3:] / a[3:][::-1],
-                   lambda m, a: a[3:] / (a[3:] * 1j)):
+                   lambda m, a: a[3:] / (a[3:] * 1j), lambda m, a: m.reciprocal(a[3:])):
             got, program = compiled(fn, z)
             _bits_equal(got, fn(np, z))
-        for fn in (lambda m, a: m.log(a[1:]), lambda m, a: m.log10(a[3:] * 1e300)):
+        for fn in (lambda m, a: m.log(a[1:]), lambda m, a: m.log10(a[3:] * 1e300),
+                   lambda m, a: m.exp(a[3:]) + m.exp2(a[3:] * 2)):
             got, program = compiled(fn, z)       # (log's finite values: libm's, a few ulps)
             np.testing.assert_allclose(got, fn(np, z), rtol=1e-15)
     assert reruns == []
@@ -355,16 +358,20 @@ def test_complex_loads_and_stores_name_parts_of_unit_stride_elements():
     assert "v2[o0].re = " in text and "v2[o0].im = " in text
 
 
-@pytest.mark.parametrize("name", ["log", "log2", "log10", "sqrt"])
-def test_fused_complex_log_and_sqrt_warn_exactly_where_numpy_warns(name):
-    # Each value alone: the warnings NumPy gives (log of 0: divide by zero; none for the
-    # infinities and NaNs) and the ones the kernel's IEEE flags report must be the same.
-    def caught(fn):
-        with warnings.catch_warnings(record=True) as seen:
-            warnings.simplefilter("always")
-            fn()
-        return sorted({str(w.message).split(" encountered")[0] for w in seen
-                       if "encountered" in str(w.message)})
+def _warnings_of(fn):
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        fn()
+    return sorted({str(w.message).split(" encountered")[0] for w in seen
+                   if "encountered" in str(w.message)})
+
+
+@pytest.mark.parametrize("name", ["exp", "exp2", "log", "log2", "log10", "sqrt", "reciprocal"])
+def test_fused_complex_functions_warn_exactly_where_numpy_warns(name):
+    # Each value alone: the warnings NumPy gives (log of 0: divide by zero; exp of a NaN
+    # part beside a finite one, reciprocal of any NaN part: invalid; overflow) and the
+    # ones the kernel's IEEE flags report must be the same.
+    caught = _warnings_of
     for dtype in (np.complex64, np.complex128):
         with np.errstate(over="ignore"):
             values = SPECIAL.astype(dtype)
@@ -373,3 +380,17 @@ def test_fused_complex_log_and_sqrt_warn_exactly_where_numpy_warns(name):
             expected = caught(lambda: getattr(np, name)(z))
             got = caught(lambda: np.asarray(getattr(lnp, name)(lnp.asarray(z))))
             assert got == expected, (value, got, expected)
+
+
+def test_fused_complex_division_warns_for_a_nan_divisor_part_as_numpy():
+    # NumPy's |br| >= |bi| is a signaling comparison: any NaN divisor part warns invalid,
+    # and a NaN numerator part alone only where the arithmetic itself is invalid
+    parts = (0.0, 1.5, INF, NAN)
+    quads = np.array([[a, b, c, d] for a in parts for b in parts for c in parts for d in parts])
+    for dtype in (np.complex64, np.complex128):
+        for ar, ai, br, bi in quads:
+            x = np.full(3, complex(ar, ai), dtype)
+            y = np.full(3, complex(br, bi), dtype)
+            expected = _warnings_of(lambda: x / y)
+            got = _warnings_of(lambda: np.asarray(lnp.asarray(x) / lnp.asarray(y)))
+            assert got == expected, ((ar, ai, br, bi), got, expected)

@@ -10,22 +10,22 @@ checks them bit for bit against NumPy, ``exp``/``sqrt`` to libm's tolerance):
 - ``multiply``: ``re = fma(ar, br, -(ai*bi))``, ``im = fma(ar, bi, ai*br)`` (NumPy's SIMD
   complex loop; ``square`` is ``z * z``);
 - ``divide``: Smith's method, NumPy's branches (a zero divisor divides each part by
-  ``|br|``, giving NumPy's infinities and NaNs);
+  ``|br|``, giving NumPy's infinities and NaNs); ``reciprocal``: NumPy's own loop;
 - ``absolute``: ``L * sqrt(fma(r, r, 1))`` with ``L = max(|re|, |im|)``, ``r = min / L``
   (NumPy's overflow-safe hypot; inf if a part is infinite, else NaN if one is NaN, 0 for 0);
 - comparisons: ``==``/``!=`` on both parts; ``<``, ``<=``, ``>``, ``>=`` lexicographic
   (real parts first; NumPy's rule that a NaN imaginary part fails a real-part decision);
   ``maximum``/``minimum``/``fmax``/``fmin`` pick an operand by that order and NumPy's NaN rule;
 - ``isnan``/``isinf``/``isfinite``, logical ops (a value is true when a part is nonzero);
-- ``exp``, ``sqrt``, ``log``, ``log2``, ``log10`` with NumPy's (C99 Annex G)
+- ``exp``, ``exp2``, ``sqrt``, ``log``, ``log2``, ``log10`` with NumPy's (C99 Annex G)
   special values and branch cuts exactly; their finite values come from this backend's
   exp/cos/sin/hypot/log/atan2, so within a few ulps of NumPy's (the same difference as for
   the real functions; checked with that tolerance).  ``log1p``/``expm1`` stay extern:
   NumPy's formulas for them cancel, so another libm's last bits grow into many ulps.
-  ``exp`` raises no invalid flag for a NaN part beside a finite one, where glibc's cexp
-  does (NumPy warns, the kernel does not: docs/floating-point.md), so ``exp2`` (exp of
-  ``z ln 2`` in NumPy) stays extern rather than share that gap; the trigonometric and
-  hyperbolic functions too (their special cases raise flags just as selectively).
+  Where glibc raises the invalid flag for a NaN part (cexp: beside a finite one) a kernel's
+  arithmetic on the quiet NaN raises none, so ``exp`` converts that NaN to an integer
+  (``_raise_invalid``): NumPy's warnings, value by value.  The trigonometric and
+  hyperbolic functions stay extern (their special cases are many, and flag as selectively).
 
 ``OPS`` names the complex ops that have kernel code here; ``compile.wide_dtypes`` makes
 the rest extern steps.  ``b`` below is a builder with ``scalar`` (a real scalar op),
@@ -88,8 +88,31 @@ def _divide(b, args, part):
     # (|p|: +0 there, as NumPy's |br|, and nonzero elsewhere, so the unused lanes raise no
     # divide-by-zero flag; a select on zero_divisor itself LLVM would fold away)
     by = op("fabs", p)
-    return (pick(zero_divisor, op("divide", ar, by), re),
-            pick(zero_divisor, op("divide", ai, by), im))
+    value = (pick(zero_divisor, op("divide", ar, by), re), pick(zero_divisor, op("divide", ai, by), im))
+    # NumPy's |br| >= |bi| is a signaling comparison: a NaN divisor part raises invalid
+    nan_br = b.scalar("isnan", (br,), BOOL)
+    nan_divisor = b.scalar("logical_or", (nan_br, b.scalar("isnan", (bi,), BOOL)), BOOL)
+    return _raise_invalid(b, nan_divisor, pick(nan_br, br, bi), value, part)
+
+
+def _reciprocal(b, args, part):
+    # NumPy's loop: with |im| <= |re| (false for a NaN), r = im/re, d = re + im*r and the
+    # result (1/d, -r/d); else r = re/im, d = re*r + im and (r/d, -1/d).  Both branches are
+    # one formula on selected operands (p the larger part, q the other), so each lane does
+    # exactly NumPy's divisions: its bits and its flags.  Its comparison is signaling: a
+    # NaN part raises invalid.
+    (re, im), = args
+    op = lambda name, *xs: b.scalar(name, xs, part)     # noqa: E731
+    pick = lambda cond, x, y: b.scalar("select", (cond, x, y), part)    # noqa: E731
+    major = b.scalar("less_equal", (op("fabs", im), op("fabs", re)), BOOL)
+    p, q = pick(major, re, im), pick(major, im, re)
+    rat = op("divide", q, p)
+    d = op("add", p, op("multiply", q, rat))
+    one = b.scalar_const(1.0, part)
+    value = (op("divide", pick(major, one, rat), d), op("negative", op("divide", pick(major, rat, one), d)))
+    nan_re = b.scalar("isnan", (re,), BOOL)
+    nan = b.scalar("logical_or", (nan_re, b.scalar("isnan", (im,), BOOL)), BOOL)
+    return _raise_invalid(b, nan, pick(nan_re, re, im), value, part)
 
 
 def _absolute(b, args, part):
@@ -167,7 +190,31 @@ def _exp(b, args, part):
     minus_inf = test("logical_and", test("equal", x, op("negative", inf)), wild_y)
     re = pick(plus_inf, inf, pick(minus_inf, zero, re))
     im = pick(plus_inf, b.scalar_const(np.nan, part), pick(minus_inf, op("copysign", zero, y), im))
-    return re, im
+    # glibc's cexp (NumPy's) raises the invalid flag for a NaN part beside a finite one
+    # (y NaN; or x NaN and y finite, nonzero), where arithmetic on the quiet NaN raises none
+    finite_x, finite_y = test("isfinite", x), test("isfinite", y)
+    nan_y = test("isnan", y)
+    flagged = test("logical_or", test("logical_and", finite_x, nan_y),
+                   test("logical_and", test("isnan", x),
+                        test("logical_and", finite_y, test("not_equal", y, zero))))
+    return _raise_invalid(b, flagged, pick(nan_y, y, x), (re, im), part)
+
+
+# An integer conversion of a NaN sets the CPU's invalid flag (as NumPy's casts do); the
+# flag is how a kernel reports an error.  The conversion's result feeds a choice that is
+# never taken (it is 0 or the minimum integer, never 1), so the compiler keeps it.
+_PROBE = {4: np.dtype(np.int32), 8: np.dtype(np.int64)}
+
+
+def _raise_invalid(b, where, nan, value, part):
+    """``value`` (a pair), after raising the invalid flag in the lanes ``where`` is true
+    (``nan`` holds a NaN there)."""
+    probe_dtype = _PROBE[part.itemsize]
+    probe = b.scalar("cast", (b.scalar("select", (where, nan, b.scalar_const(0.0, part)), part),),
+                     probe_dtype)
+    never = b.scalar("equal", (probe, b.scalar_const(1, probe_dtype)), BOOL)
+    re, im = value
+    return b.scalar("select", (never, im, re), part), im
 
 
 def _sqrt(b, args, part):
@@ -261,6 +308,12 @@ def _scaled_log(factor):
     return emit
 
 
+def _exp2(b, args, part):
+    # NumPy's: exp of z with both parts multiplied by ln 2
+    ln2 = b.scalar_const(float(np.log(2.0)), part)
+    return _exp(b, (tuple(b.scalar("multiply", (p, ln2), part) for p in args[0]),), part)
+
+
 def _either(test, join):
     def emit(b, args, part):
         (re, im), = args
@@ -284,12 +337,13 @@ def _logical(name):
 
 OPS = {
     "add": _add, "subtract": _subtract, "negative": _negative, "multiply": _multiply,
-    "divide": _divide, "absolute": _absolute, "equal": _equal, "not_equal": _not_equal,
+    "divide": _divide, "reciprocal": _reciprocal, "absolute": _absolute, "equal": _equal,
+    "not_equal": _not_equal,
     "isnan": _either("isnan", "logical_or"), "isinf": _either("isinf", "logical_or"),
     "isfinite": _either("isfinite", "logical_and"),
     **{name: _ordering(name) for name in ORDER},
     "exp": _exp, "sqrt": _sqrt, "log": _log, "log2": _scaled_log(float(np.log2(np.e))),
-    "log10": _scaled_log(float(np.log10(np.e))),
+    "log10": _scaled_log(float(np.log10(np.e))), "exp2": _exp2,
     "maximum": _extreme("greater_equal", 0), "minimum": _extreme("less_equal", 0),
     "fmax": _extreme("greater_equal", 1), "fmin": _extreme("less_equal", 1),
     **{name: _logical(name) for name in ("logical_and", "logical_or", "logical_xor", "logical_not")},

@@ -75,7 +75,7 @@ def extern_reason(node, renders=WIDE) -> str | None:
     name = node.op.name
     if dtypes & COMPLEX and name not in COMPLEX_FUSED:
         return (f"{name} on {', '.join(wide)}: no complex kernel code (NumPy's loop runs; "
-                "fused: + - * /, abs, exp, log, log2, log10, sqrt, conj, "
+                "fused: + - * /, reciprocal, abs, exp, exp2, log, log2, log10, sqrt, conj, "
                 "real/imag, comparisons, maximum/minimum/fmax/fmin, isnan/isinf/isfinite, "
                 "logical ops, casts, where, sums)")
     if FLOAT16 in dtypes and name not in FLOAT16_FUSED:
