@@ -41,7 +41,7 @@ class Generator:
         self.bounded: set = set()        # names produced by (or from) data-dependent producers
         self.frozen: set = set()         # views of NumPy scalars: never written (see _record)
         self.foreign: set = set()        # NumPy arrays in the lazynum run too (numpy.array(x))
-        self.padded_inside: set = set()  # compress(axis > 0) results and their views
+        self.padded_inside: set = set()  # compress(axis > 0) results and what is made from them
         self.errors = 0
         self.counter = 0
         self.base_shape = random_shape(self.rng)
@@ -121,7 +121,7 @@ class Generator:
         if candidate.kind == "sync.implicit:numpy_copy" or referenced & self.foreign:
             self.foreign.update(new)
         if (candidate.kind == "produce.compress" and new and _compress_axis_inside(candidate.text, self.ns[new[0]])
-                or referenced & self.padded_inside and candidate.kind.split(".")[0] in ("view", "alias", "rearrange")):
+                or referenced & self.padded_inside):
             self.padded_inside.update(new)
         self.padded_inside &= set(self.ns)
         self.bounded &= set(self.ns)
@@ -161,10 +161,12 @@ class Generator:
                 and bool(set(NAME_PATTERN.findall(candidate.text)) & self.foreign))
 
     def _reshape_of_padded_inside(self, candidate) -> bool:
-        """A reshape or ravel of a compress(axis > 0) result: lazynum keeps its bounded axis
-        slowest in memory, so where NumPy's reshape of the compact array is a view, lazynum's
-        copies (README: known deviations); later writes on either side would differ."""
-        return (candidate.kind == "view.reshape"
+        """A reshape, ravel or ``view(dtype)`` of a compress(axis > 0) result or of what is
+        made from it (casts and elementwise results keep its memory order): lazynum keeps its
+        bounded axis slowest in memory, so where NumPy's reshape of the compact array is a
+        view, lazynum's copies, and NumPy's contiguous last axis is not lazynum's (README:
+        known deviations); later writes, or the view's error, would differ."""
+        return (candidate.kind in ("view.reshape", "view.dtype")
                 and bool(set(NAME_PATTERN.findall(candidate.text)) & self.padded_inside))
 
     def _snapshot(self) -> list:
