@@ -133,7 +133,8 @@ def test_complex_sums_and_means_are_a_sum_per_part_in_the_kernel():
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
-@pytest.mark.parametrize("name", ["exp", "exp2", "sqrt", "log", "log2", "log10"])
+@pytest.mark.parametrize("name", ["exp", "exp2", "sqrt", "log", "log2", "log10", "sin", "cos",
+                                  "sinh", "cosh"])
 def test_complex_exp_sqrt_log_have_numpys_special_values_and_libm_close_finite_values(name, dtype):
     # Infinite, NaN and zero parts are NumPy's exactly (C99 Annex G; exp: no overflow for
     # x in (709, 1418) where the product is finite; sqrt and log: the branch cut follows
@@ -366,7 +367,8 @@ def _warnings_of(fn):
                    if "encountered" in str(w.message)})
 
 
-@pytest.mark.parametrize("name", ["exp", "exp2", "log", "log2", "log10", "sqrt", "reciprocal"])
+@pytest.mark.parametrize("name", ["exp", "exp2", "log", "log2", "log10", "sqrt", "reciprocal",
+                                  "sin", "cos", "sinh", "cosh"])
 def test_fused_complex_functions_warn_exactly_where_numpy_warns(name):
     # Each value alone: the warnings NumPy gives (log of 0: divide by zero; exp of a NaN
     # part beside a finite one, reciprocal of any NaN part: invalid; overflow) and the
@@ -394,3 +396,17 @@ def test_fused_complex_division_warns_for_a_nan_divisor_part_as_numpy():
             expected = _warnings_of(lambda: x / y)
             got = _warnings_of(lambda: np.asarray(lnp.asarray(x) / lnp.asarray(y)))
             assert got == expected, ((ar, ai, br, bi), got, expected)
+
+
+@pytest.mark.parametrize("name", ["exp", "cosh", "sinh"])
+def test_complex64_exp_family_is_finite_where_only_exp_of_the_real_part_overflows(name):
+    # exp(95) overflows float32, exp(95) * cos(pi/2 in float32) does not: the kernel
+    # multiplies exp(x/2) twice from x = 88 in float32 (709 in float64), as NumPy's is finite
+    z = np.array([95 + 1.5707964j, -120 + 1.5707964j, 89.5 - 0.3j, 150 + 1.5707964j], np.complex64)
+    got, program = _quiet(lambda: compiled(lambda m, a: getattr(m, name)(a), z))
+    expected = _quiet(lambda: getattr(np, name)(z))
+    assert program.extern_count == 0
+    for g, e in ((got.real, expected.real), (got.imag, expected.imag)):
+        finite = np.isfinite(e)
+        _bits_equal(g[~finite], e[~finite])
+        assert (np.abs(g[finite] - e[finite]) <= 8 * np.spacing(np.abs(e[finite]))).all()

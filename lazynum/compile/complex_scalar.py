@@ -17,15 +17,16 @@ checks them bit for bit against NumPy, ``exp``/``sqrt`` to libm's tolerance):
   (real parts first; NumPy's rule that a NaN imaginary part fails a real-part decision);
   ``maximum``/``minimum``/``fmax``/``fmin`` pick an operand by that order and NumPy's NaN rule;
 - ``isnan``/``isinf``/``isfinite``, logical ops (a value is true when a part is nonzero);
-- ``exp``, ``exp2``, ``sqrt``, ``log``, ``log2``, ``log10`` with NumPy's (C99 Annex G)
-  special values and branch cuts exactly; their finite values come from this backend's
-  exp/cos/sin/hypot/log/atan2, so within a few ulps of NumPy's (the same difference as for
-  the real functions; checked with that tolerance).  ``log1p``/``expm1`` stay extern:
+- ``exp``, ``exp2``, ``sqrt``, ``log``, ``log2``, ``log10``, ``sin``, ``cos``, ``sinh``,
+  ``cosh`` with NumPy's (glibc's C99 Annex G) special values and branch cuts exactly; their
+  finite values come from this backend's exp/cos/sin/cosh/sinh/hypot/log/atan2, so within a
+  few ulps of NumPy's (the same difference as for the real functions; checked with that
+  tolerance).  ``log1p``/``expm1`` stay extern:
   NumPy's formulas for them cancel, so another libm's last bits grow into many ulps.
   Where glibc raises the invalid flag for a NaN part (cexp: beside a finite one) a kernel's
   arithmetic on the quiet NaN raises none, so ``exp`` converts that NaN to an integer
-  (``_raise_invalid``): NumPy's warnings, value by value.  The trigonometric and
-  hyperbolic functions stay extern (their special cases are many, and flag as selectively).
+  (``_raise_invalid``): NumPy's warnings, value by value.  ``tan``, ``tanh`` and the
+  inverse functions stay extern (no kernel code written for them yet).
 
 ``OPS`` names the complex ops that have kernel code here; ``compile.wide_dtypes`` makes
 the rest extern steps.  ``b`` below is a builder with ``scalar`` (a real scalar op),
@@ -37,6 +38,8 @@ import numpy as np
 
 BOOL = np.dtype(np.bool_)
 PART = {np.dtype(np.complex64): np.dtype(np.float32), np.dtype(np.complex128): np.dtype(np.float64)}
+# Below these exp(x) is finite (float32, float64); above them exp(x/2) is used twice.
+EXP_SAFE = {4: 88.0, 8: 709.0}
 ORDER = {"less": "less", "less_equal": "less", "greater": "greater", "greater_equal": "greater"}
 
 
@@ -170,8 +173,8 @@ def _extreme(order, nan_side):
 def _exp(b, args, part):
     # exp(x)(cos y + i sin y), with C99 Annex G's special values as NumPy returns them: an
     # imaginary zero stays (exp(x), y); exp(+inf + i(inf or nan)) is inf + nan i and
-    # exp(-inf + i(inf or nan)) is +0 + copysign(0, y) i.  Above x = 709 exp(x) overflows
-    # where the product may not: exp(x/2) multiplies twice.
+    # exp(-inf + i(inf or nan)) is +0 + copysign(0, y) i.  Above x = 709 (88 for float32)
+    # exp(x) overflows where the product may not: exp(x/2) multiplies twice.
     (x, y), = args
     op = lambda name, *xs: b.scalar(name, xs, part)     # noqa: E731
     pick = lambda cond, u, v: b.scalar("select", (cond, u, v), part)    # noqa: E731
@@ -179,7 +182,7 @@ def _exp(b, args, part):
     c, s = op("cos", y), op("sin", y)
     ex = op("exp", x)
     half = op("exp", op("multiply", x, b.scalar_const(0.5, part)))
-    big = test("greater", x, b.scalar_const(709.0, part))
+    big = test("greater", x, b.scalar_const(EXP_SAFE[part.itemsize], part))
     re = pick(big, op("multiply", op("multiply", half, c), half), op("multiply", ex, c))
     im = pick(big, op("multiply", op("multiply", half, s), half), op("multiply", ex, s))
     zero, inf = b.scalar_const(0.0, part), b.scalar_const(np.inf, part)
@@ -314,6 +317,65 @@ def _exp2(b, args, part):
     return _exp(b, (tuple(b.scalar("multiply", (p, ln2), part) for p in args[0]),), part)
 
 
+def _hyperbolic(sine, infinite_re=np.inf):
+    # csinh/ccosh of x + iy: (sinh x cos y, cosh x sin y) / (cosh x cos y, sinh x sin y),
+    # with exp(|x|/2) twice where cosh would overflow first (|x| > 709; 88 in float32), and
+    # glibc's special values as NumPy returns them: y == 0 gives (sinh x, y) / (cosh x, copysign(0, x) y,
+    # y itself for a NaN x); x == 0 beside an infinite or NaN y gives (x, NaN) / (NaN, +0);
+    # an infinite x beside one gives (infinite_re, NaN) / (inf, NaN).  csinh raises invalid
+    # for a NaN y beside a finite nonzero x (glibc does; quiet NaN arithmetic does not).
+    def emit(b, args, part):
+        (x, y), = args
+        op = lambda name, *xs: b.scalar(name, xs, part)     # noqa: E731
+        pick = lambda cond, u, v: b.scalar("select", (cond, u, v), part)    # noqa: E731
+        test = lambda name, *xs: b.scalar(name, xs, BOOL)   # noqa: E731
+        c = lambda v: b.scalar_const(v, part)               # noqa: E731
+        ch, sh = op("cosh", x), op("sinh", x)
+        cos_y, sin_y = op("cos", y), op("sin", y)
+        first, second = (sh, ch) if sine else (ch, sh)
+        half = op("exp", op("multiply", op("fabs", x), c(0.5)))
+        big = test("greater", op("fabs", x), c(EXP_SAFE[part.itemsize]))
+        signed_half = op("copysign", half, x)
+        big_first, big_second = (signed_half, half) if sine else (half, signed_half)
+        re = pick(big, op("multiply", op("multiply", op("multiply", big_first, c(0.5)), cos_y), half),
+                  op("multiply", first, cos_y))
+        im = pick(big, op("multiply", op("multiply", op("multiply", big_second, c(0.5)), sin_y), half),
+                  op("multiply", second, sin_y))
+        zero, nan = c(0.0), c(np.nan)
+        real_y = test("equal", y, zero)
+        nan_x = test("isnan", x)
+        if sine:
+            re, im = pick(real_y, sh, re), pick(real_y, y, im)
+        else:
+            signed = pick(nan_x, y, op("multiply", op("copysign", zero, x), y))
+            re, im = pick(real_y, ch, re), pick(real_y, signed, im)
+        wild_y = test("logical_not", test("isfinite", y))
+        zero_x = test("logical_and", test("equal", x, zero), wild_y)
+        re = pick(zero_x, op("copysign", zero, x) if sine else nan, re)
+        im = pick(zero_x, nan if sine else zero, im)
+        inf_x = test("logical_and", test("isinf", x), wild_y)
+        re = pick(inf_x, c(infinite_re) if sine else c(np.inf), re)
+        im = pick(inf_x, nan, im)
+        if not sine:
+            return re, im
+        flagged = test("logical_and", test("isnan", y),
+                       test("logical_and", test("isfinite", x), test("not_equal", x, zero)))
+        return _raise_invalid(b, flagged, y, (re, im), part)
+    return emit
+
+
+def _trigonometric(sine):
+    # csin(z) = -i csinh(iz), ccos(z) = ccosh(iz), iz = -y + ix (glibc's csin gives +inf
+    # where this csinh's real part is infinite: the sign is unspecified in C99)
+    hyperbolic = _hyperbolic(sine, -np.inf)
+
+    def emit(b, args, part):
+        (x, y), = args
+        re, im = hyperbolic(b, ((b.scalar("negative", (y,), part), x),), part)
+        return (im, b.scalar("negative", (re,), part)) if sine else (re, im)
+    return emit
+
+
 def _either(test, join):
     def emit(b, args, part):
         (re, im), = args
@@ -344,6 +406,8 @@ OPS = {
     **{name: _ordering(name) for name in ORDER},
     "exp": _exp, "sqrt": _sqrt, "log": _log, "log2": _scaled_log(float(np.log2(np.e))),
     "log10": _scaled_log(float(np.log10(np.e))), "exp2": _exp2,
+    "sinh": _hyperbolic(True), "cosh": _hyperbolic(False), "sin": _trigonometric(True),
+    "cos": _trigonometric(False),
     "maximum": _extreme("greater_equal", 0), "minimum": _extreme("less_equal", 0),
     "fmax": _extreme("greater_equal", 1), "fmin": _extreme("less_equal", 1),
     **{name: _logical(name) for name in ("logical_and", "logical_or", "logical_xor", "logical_not")},
