@@ -134,7 +134,7 @@ def test_complex_sums_and_means_are_a_sum_per_part_in_the_kernel():
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
 @pytest.mark.parametrize("name", ["exp", "exp2", "sqrt", "log", "log2", "log10", "sin", "cos",
-                                  "sinh", "cosh"])
+                                  "sinh", "cosh", "tan", "tanh"])
 def test_complex_exp_sqrt_log_have_numpys_special_values_and_libm_close_finite_values(name, dtype):
     # Infinite, NaN and zero parts are NumPy's exactly (C99 Annex G; exp: no overflow for
     # x in (709, 1418) where the product is finite; sqrt and log: the branch cut follows
@@ -158,8 +158,10 @@ def test_complex_exp_sqrt_log_have_numpys_special_values_and_libm_close_finite_v
     rng = np.random.default_rng(6)
     theta = rng.uniform(-50, 50, 1000).astype(dtype().real.dtype)
     got, program = compiled(lambda m, t: getattr(m, name)(m.exp(1j * t) * 2), theta)
+    # (tan's condition number on |z| = 2 reaches ~4: exp's last-bit differences grow)
+    ulps = 32 if name in ("tan", "tanh") else 8
     np.testing.assert_allclose(got, getattr(np, name)(np.exp(1j * theta) * 2),
-                               rtol=8 * np.finfo(theta.dtype).eps)
+                               rtol=ulps * np.finfo(theta.dtype).eps)
     assert (program.kernel_count, program.extern_count) == (1, 0)
 
 
@@ -368,7 +370,7 @@ def _warnings_of(fn):
 
 
 @pytest.mark.parametrize("name", ["exp", "exp2", "log", "log2", "log10", "sqrt", "reciprocal",
-                                  "sin", "cos", "sinh", "cosh"])
+                                  "sin", "cos", "sinh", "cosh", "tan", "tanh"])
 def test_fused_complex_functions_warn_exactly_where_numpy_warns(name):
     # Each value alone: the warnings NumPy gives (log of 0: divide by zero; exp of a NaN
     # part beside a finite one, reciprocal of any NaN part: invalid; overflow) and the

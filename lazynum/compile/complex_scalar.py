@@ -17,16 +17,16 @@ checks them bit for bit against NumPy, ``exp``/``sqrt`` to libm's tolerance):
   (real parts first; NumPy's rule that a NaN imaginary part fails a real-part decision);
   ``maximum``/``minimum``/``fmax``/``fmin`` pick an operand by that order and NumPy's NaN rule;
 - ``isnan``/``isinf``/``isfinite``, logical ops (a value is true when a part is nonzero);
-- ``exp``, ``exp2``, ``sqrt``, ``log``, ``log2``, ``log10``, ``sin``, ``cos``, ``sinh``,
-  ``cosh`` with NumPy's (glibc's C99 Annex G) special values and branch cuts exactly; their
+- ``exp``, ``exp2``, ``sqrt``, ``log``, ``log2``, ``log10``, ``sin``, ``cos``, ``tan``,
+  ``sinh``, ``cosh``, ``tanh`` with NumPy's (glibc's C99 Annex G) special values and branch cuts exactly; their
   finite values come from this backend's exp/cos/sin/cosh/sinh/hypot/log/atan2, so within a
   few ulps of NumPy's (the same difference as for the real functions; checked with that
   tolerance).  ``log1p``/``expm1`` stay extern:
   NumPy's formulas for them cancel, so another libm's last bits grow into many ulps.
   Where glibc raises the invalid flag for a NaN part (cexp: beside a finite one) a kernel's
   arithmetic on the quiet NaN raises none, so ``exp`` converts that NaN to an integer
-  (``_raise_invalid``): NumPy's warnings, value by value.  ``tan``, ``tanh`` and the
-  inverse functions stay extern (no kernel code written for them yet).
+  (``_raise_invalid``): NumPy's warnings, value by value.  The inverse trigonometric and
+  hyperbolic functions stay extern (no kernel code written for them yet).
 
 ``OPS`` names the complex ops that have kernel code here; ``compile.wide_dtypes`` makes
 the rest extern steps.  ``b`` below is a builder with ``scalar`` (a real scalar op),
@@ -364,6 +364,51 @@ def _hyperbolic(sine, infinite_re=np.inf):
     return emit
 
 
+# Past these |x| (float32, float64) tanh's real part is +-1 and its imaginary part
+# 4 sin y cos y exp(-2|x|) (glibc's threshold: half the exponent range)
+TANH_HUGE = {4: 44.0, 8: 354.0}
+
+
+def _tanh(b, args, part):
+    # glibc's ctanh (NumPy's): (sinh x cosh x, sin y cos y) / (sinh^2 x + cos^2 y); past
+    # TANH_HUGE (+-1, 4 sin y cos y exp(-2|x|)).  Special values: an infinite x gives
+    # (+-1, a zero signed as sin y cos y for finite |y| > 1, else as y); a NaN x beside a zero
+    # y is (NaN, y); else a NaN or infinite part gives (x if x == 0 else NaN, NaN).
+    (x, y), = args
+    op = lambda name, *xs: b.scalar(name, xs, part)     # noqa: E731
+    pick = lambda cond, u, v: b.scalar("select", (cond, u, v), part)    # noqa: E731
+    test = lambda name, *xs: b.scalar(name, xs, BOOL)   # noqa: E731
+    c = lambda v: b.scalar_const(v, part)               # noqa: E731
+    sin_y, cos_y = op("sin", y), op("cos", y)
+    sin_cos = op("multiply", sin_y, cos_y)
+    sh, ch = op("sinh", x), op("cosh", x)
+    den = op("add", op("multiply", sh, sh), op("multiply", cos_y, cos_y))
+    re = op("divide", op("multiply", sh, ch), den)
+    im = op("divide", sin_cos, den)
+    one = op("copysign", c(1.0), x)
+    fade = op("exp", op("negative", op("fabs", x)))
+    huge = test("greater", op("fabs", x), c(TANH_HUGE[part.itemsize]))
+    re = pick(huge, one, re)
+    im = pick(huge, op("multiply", op("multiply", op("multiply", c(4.0), sin_cos), fade), fade), im)
+    zero, nan = c(0.0), c(np.nan)
+    finite_y = test("isfinite", y)
+    inf_x = test("isinf", x)
+    turn = test("logical_and", finite_y, test("greater", op("fabs", y), c(1.0)))
+    inf_im = op("copysign", zero, pick(turn, sin_cos, y))
+    wild = test("logical_not", test("logical_and", test("isfinite", x), finite_y))
+    nan_x_real_y = test("logical_and", test("isnan", x), test("equal", y, zero))
+    re = pick(wild, pick(inf_x, one, pick(nan_x_real_y, x, pick(test("equal", x, zero), x, nan))), re)
+    im = pick(wild, pick(inf_x, inf_im, pick(nan_x_real_y, y, nan)), im)
+    return re, im
+
+
+def _tan(b, args, part):
+    # ctan(z) = -i ctanh(iz), iz = -y + ix
+    (x, y), = args
+    re, im = _tanh(b, ((b.scalar("negative", (y,), part), x),), part)
+    return im, b.scalar("negative", (re,), part)
+
+
 def _trigonometric(sine):
     # csin(z) = -i csinh(iz), ccos(z) = ccosh(iz), iz = -y + ix (glibc's csin gives +inf
     # where this csinh's real part is infinite: the sign is unspecified in C99)
@@ -407,7 +452,7 @@ OPS = {
     "exp": _exp, "sqrt": _sqrt, "log": _log, "log2": _scaled_log(float(np.log2(np.e))),
     "log10": _scaled_log(float(np.log10(np.e))), "exp2": _exp2,
     "sinh": _hyperbolic(True), "cosh": _hyperbolic(False), "sin": _trigonometric(True),
-    "cos": _trigonometric(False),
+    "cos": _trigonometric(False), "tanh": _tanh, "tan": _tan,
     "maximum": _extreme("greater_equal", 0), "minimum": _extreme("less_equal", 0),
     "fmax": _extreme("greater_equal", 1), "fmin": _extreme("less_equal", 1),
     **{name: _logical(name) for name in ("logical_and", "logical_or", "logical_xor", "logical_not")},
