@@ -224,3 +224,18 @@ def test_generator_skips_reshapes_of_a_compress_along_an_inner_axis():
     assert g.attempt(Candidate("v2 = np.compress(a[:2], x, axis=0)", "produce.compress", bounded=True))
     assert g.attempt(Candidate("v3 = v2.reshape((1, -1))", "view.reshape"))
     assert g.attempt(Candidate("v4 = x.reshape((1, -1))", "view.reshape"))
+
+
+def test_generator_never_picks_a_variance_as_clean():
+    """Immediate fuzz seed 810784: NumPy's var of an argwhere landed exactly on 2.25 (its
+    summation order follows the F-ordered layout); lazynum's was one ulp above, so a
+    threshold of 2.25 taken from it flipped np.where.  Variances and what is made from
+    them are never clean picks (thresholds, floors, casts); other values still are."""
+    from bench.fuzz.generate import Generator
+    from bench.fuzz.program import Candidate
+    g = Generator(0)
+    g.ns = {"np": numpy, "numpy": numpy, "x": numpy.array([1.0, 2.0, 4.0, 5.0])}
+    assert g.attempt(Candidate("v0 = np.var(x, axis=None)", "reduce"))
+    assert g.attempt(Candidate("v1 = v0.reshape((1,))", "view.reshape"))
+    assert g.pick(clean=False) is not None
+    assert {g.pick(clean=True) for _ in range(50)} == {"x"}
