@@ -239,3 +239,14 @@ def test_generator_never_picks_a_variance_as_clean():
     assert g.attempt(Candidate("v1 = v0.reshape((1,))", "view.reshape"))
     assert g.pick(clean=False) is not None
     assert {g.pick(clean=True) for _ in range(50)} == {"x"}
+
+
+def test_runner_accepts_the_data_error_of_a_two_error_statement_at_the_next_sync(backend):
+    # x[lazy_idx] += -1 into uint8 with an index out of bounds: NumPy raises IndexError,
+    # lazynum OverflowError at the call and then the dropped index check at the next sync
+    # (README: known deviations); the program goes on and matches
+    inputs = (("x", numpy.arange(5, dtype=numpy.uint8)), ("i", numpy.array([1, 9])))
+    program = Program(0, inputs, (Statement("j = i + 0", "elementwise.binary"),
+                                  Statement("x[j] += -1", "fancy.set"),
+                                  Statement("v0 = x + 1", "elementwise.binary")))
+    assert check(program, lazynum, backend).status == "ok"

@@ -163,10 +163,19 @@ def _statement(program, k, statement, ns, lazynum, reference) -> Failure | None:
     if error is None:
         return Failure(f"raise-missing:{expected_type.__name__}@{where}", k, None,
                        describe_error(expected), "no exception, not even at the next sync")
-    if not isinstance(error, expected_type) and not (
-            not deferred and _eager_before_data_dependent(expected_type, statement, bounded_operand)):
-        return Failure(f"raise-wrong:{expected_type.__name__}->{type(error).__name__}@{where}", k, None,
-                       describe_error(expected), describe_error(error), _trace(error))
+    if not isinstance(error, expected_type):
+        if deferred or not _eager_before_data_dependent(expected_type, statement, bounded_operand):
+            return Failure(f"raise-wrong:{expected_type.__name__}->{type(error).__name__}@{where}", k,
+                           None, describe_error(expected), describe_error(error), _trace(error))
+        # README's two-error statement (x[lazy_idx] += -1 into uint8): lazynum raised the
+        # error it sees at the call; NumPy's, on the data, is the run-time check the
+        # statement dropped, which the next sync raises: that sync is this one (the
+        # error's frames would keep the statement's temporaries, and so the check, alive)
+        error.__traceback__ = None
+        drained = _attempt(lazynum.sync)
+        if drained is not None and traced_statement(drained) != k:
+            return Failure(f"sync-raise:{type(drained).__name__}@{where}", k, None, "no exception",
+                           describe_error(drained), _trace(drained))
     if deferred and not (issubclass(expected_type, DEFERRABLE)
                          and (statement.group in DATA_DEPENDENT_KINDS or bounded_operand)
                          or _lazy_int_conversion(error)):
