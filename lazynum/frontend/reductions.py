@@ -141,6 +141,8 @@ def _order(a, axis, keepdims, where=True, legacy=True):
 def _scan_order(a, axis):
     """The memory order of ``cumsum``'s result along ``axis`` (None: C order): NumPy's
     accumulate allocates it like a copy of ``a`` in order 'K'."""
+    if axis is not None and hasattr(type(a), "__lazynum_array__"):
+        a = a.__lazynum_array__()       # a bounded array: its true-size view (argwhere: F order)
     memory = None if axis is None else layout_of(a)
     return memory and layouts.new_array_order(memory, "K")
 

@@ -485,3 +485,17 @@ def test_a_dtype_view_of_an_argwhere_follows_numpys_contiguity(rows, dtype):
         view[...] = 3
         return {"where": where, "view": view, "after": view * 1}
     both(program, np.array(rows, dtype=np.int8))
+
+
+@pytest.mark.parametrize("include_initial", [False, True])
+def test_cumulative_sum_of_an_argwhere_keeps_its_f_order(include_initial):
+    # immediate fuzz seed 832472: NumPy's cumulative_sum allocates like a copy of argwhere's
+    # F-ordered result, so a view as another itemsize raises; lazynum's was C-ordered
+    def program(m, a):
+        sums = m.cumulative_sum(m.argwhere(a), axis=0, dtype=m.int32, include_initial=include_initial)
+        try:
+            sums.view(m.uint64)
+        except ValueError:
+            return {"sums": sums, "strides": m.asarray(sums.strides)}
+        return {"sums": sums, "strides": m.asarray(sums.strides), "viewed": m.asarray(True)}
+    both(program, np.array([[5, -4], [0, 2]], dtype=np.int64))
