@@ -24,7 +24,7 @@ from ..expr import derivatives as d
 from ..expr.movement import VIEW
 from ..expr.node import Node
 from ..expr.shapes import c_strides
-from ..runtime.immediate import size_limit, taping, taping_now
+from ..runtime.immediate import size_limit, taping
 from . import pytree
 from .backward import SyncedIntermediateError, backward
 
@@ -213,22 +213,11 @@ def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False):
                 _check_inputs_pending(inputs)
             start = _first_id(inputs)
             cotangents = backward([node], [d.full((), 1, node.dtype)], inputs, traced_after=start)
-        if eager:
-            _drop_tape([node, *cotangents])
         grads = _gradient_trees(marked, cotangents)
         value = wrap(node)
         gradient = grads[0] if single else tuple(grads)
         return ((value, aux) if has_aux else value), gradient
     return value_and_grad_fun
-
-
-def _drop_tape(nodes) -> None:
-    """Computed results of an eager gradient forget their arguments once no outer gradient
-    is taping (kept, a loss appended to a list each step would keep its step's graph)."""
-    if not taping_now():
-        for node in nodes:
-            if node is not None and node.buffer is not None:
-                node.args = ()
 
 
 def grad(fun, argnums=0, has_aux=False, holomorphic=False):

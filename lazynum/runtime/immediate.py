@@ -116,11 +116,6 @@ def taping(input_ids):
         state.taping = outer
 
 
-def taping_now() -> bool:
-    """Whether an eager gradient is being taped on the calling thread."""
-    return bool(node_mod.thread.state.taping)
-
-
 def check_tape_read(node) -> None:
     """Refuse to read ``node``'s value as Python data on an eager gradient's tape when it
     depends on a differentiated input: the lazy gradient's sync would have been an error
