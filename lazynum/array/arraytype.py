@@ -19,7 +19,6 @@ from . import layout as layouts
 from ..expr import node as nodes
 from ..expr.movement import VIEW, VIEW_SCATTER
 from ..runtime import register_live, sync_nodes
-from ..runtime.immediate import check_tape_read
 from ..runtime.in_place import write_in_place
 from ..runtime.writes import remember as remember_write
 
@@ -93,7 +92,7 @@ def view_node(base, layout):
     (index math on an immutable buffer: not a sync, not a pending node)."""
     if layouts.is_identity(layout, base.shape):
         return base
-    if base.buffer is not None and not _thread.state.taping:
+    if base.buffer is not None:
         # (No VIEW.shape_rule here: NumPy's ndarray constructor in the reference refuses a
         # window outside the buffer itself, and this runs for every slice of a computed array.)
         # The window keeps its sizes' expressions (x[1:-1] of a computed x is n - 2, not a
@@ -323,8 +322,6 @@ class ndarray:
         node = self._n()
         if node.buffer is None:
             sync_nodes([node], reason)
-        elif _thread.state.taping:
-            check_tape_read(node)
         return node.buffer
 
     def __array__(self, dtype=None, copy=None):

@@ -11,7 +11,6 @@ part of the graph the gradient still has to walk.
 """
 from __future__ import annotations
 
-import contextlib
 import functools
 import numbers
 
@@ -24,7 +23,6 @@ from ..expr import derivatives as d
 from ..expr.movement import VIEW
 from ..expr.node import Node
 from ..expr.shapes import c_strides
-from ..runtime.immediate import size_limit, taping
 from . import pytree
 from .backward import SyncedIntermediateError, backward
 
@@ -40,33 +38,8 @@ def _unflushed():
     return settings.config(flush_nodes=_UNLIMITED, flush_bytes=_UNLIMITED, immediate_below=0)
 
 
-@contextlib.contextmanager
-def _taped(inputs):
-    """The eager form of ``_unflushed``: the immediate tier stays on and computes what it
-    takes at once, keeping each node's arguments (``immediate.taping``), so the reverse walk
-    finds the whole graph and the backward pass runs at once too (a small training step
-    costs NumPy's calls, not a graph, a signature and a sync)."""
-    with settings.config(flush_nodes=_UNLIMITED, flush_bytes=_UNLIMITED), \
-            taping(m.id for m in inputs):
-        yield
-
-
-def _eager(args, nums) -> bool:
-    """Whether to differentiate eagerly: the immediate tier is on and every differentiated
-    leaf is a computed value within its size limit (a taped input node is computed)."""
-    limit = size_limit()
-    if not limit:
-        return False
-    for n in nums:
-        for leaf in pytree.flatten(args[n])[0]:
-            node = to_node(leaf) if not isinstance(leaf, numbers.Number) else None
-            if node is None or node.buffer is None or node.size > limit:
-                return False
-    return True
-
-
 # --- inputs ----------------------------------------------------------------------------------
-def _input_node(value, what: str, holomorphic: bool = False, eager: bool = False):
+def _input_node(value, what: str, holomorphic: bool = False):
     """A fresh pending node holding ``value``: the differentiated input's identity.
 
     A new non-interned identity view, so two arguments holding the same array stay two
@@ -84,17 +57,13 @@ def _input_node(value, what: str, holomorphic: bool = False, eager: bool = False
         raise TypeError(f"grad with holomorphic=True requires complex inputs, but {what} has "
                         f"dtype {base.dtype}")
     shape = tuple(base.shape)
-    node = Node(VIEW, (base,), (shape, c_strides(shape), 0), shape, base.dtype)
-    if eager:                   # computed (its value is the base's), arguments kept
-        node.buffer = base.buffer
-    return node
+    return Node(VIEW, (base,), (shape, c_strides(shape), 0), shape, base.dtype)
 
 
-def _mark(tree, what: str, holomorphic: bool = False, eager: bool = False):
+def _mark(tree, what: str, holomorphic: bool = False):
     """``(tree of fresh input arrays, their nodes, treedef)`` for a differentiated argument."""
     leaves, treedef = pytree.flatten(tree)
-    marks = [_input_node(leaf, f"{what} (leaf {i})" if len(leaves) > 1 else what, holomorphic,
-                         eager)
+    marks = [_input_node(leaf, f"{what} (leaf {i})" if len(leaves) > 1 else what, holomorphic)
              for i, leaf in enumerate(leaves)]
     return pytree.unflatten(treedef, [wrap(m) for m in marks]), marks, treedef
 
@@ -199,18 +168,16 @@ def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False):
     def value_and_grad_fun(*args, **kwargs):
         single, nums = _argnums(argnums, len(args))
         args = list(args)
-        eager = _eager(args, nums)
         marked = []
         for n in nums:
-            args[n], marks, treedef = _mark(args[n], f"argument {n}", holomorphic, eager)
+            args[n], marks, treedef = _mark(args[n], f"argument {n}", holomorphic)
             marked.append((marks, treedef))
-        inputs = [m for marks, _ in marked for m in marks]
-        with _taped(inputs) if eager else _unflushed():
+        with _unflushed():
             result = fun(*args, **kwargs)
             out, aux = _split_aux(result, has_aux, "value_and_grad")
             node = _scalar_output(out, "grad", holomorphic)
-            if not eager:
-                _check_inputs_pending(inputs)
+            inputs = [m for marks, _ in marked for m in marks]
+            _check_inputs_pending(inputs)
             start = _first_id(inputs)
             cotangents = backward([node], [d.full((), 1, node.dtype)], inputs, traced_after=start)
         grads = _gradient_trees(marked, cotangents)

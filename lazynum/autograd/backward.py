@@ -13,8 +13,9 @@ import functools
 from ..expr.derivatives import Masked, NoGradient, add, call, is_inexact, masked
 
 
-# (defined below the autograd layer: an eager gradient's tape refuses reads with it too)
-from ..runtime.immediate import SyncedIntermediateError  # noqa: E402,F401
+class SyncedIntermediateError(RuntimeError):
+    """A value on the path from the inputs to the output was computed (synced) while the
+    function ran, so the graph behind it is gone and no gradient can flow through it."""
 
 
 def backward(outputs, seeds, inputs, snapshot=None, traced_after=None) -> list:
@@ -57,12 +58,9 @@ def _reachable(outputs, input_ids, snapshot, traced_after):
         reached[node.id] = node
         if node.id in input_ids:
             continue
-        # (a node computed on an eager gradient's tape kept its arguments)
-        args = node.args if node.buffer is None or node.args else snapshot.get(node.id)
+        args = node.args if node.buffer is None else snapshot.get(node.id)
         if args is None:
-            # (leaves and nullary creations, literal and iota, have no arguments to walk)
-            if (traced_after is not None and node.id > traced_after
-                    and node.op.kind not in ("leaf", "creation")):
+            if traced_after is not None and node.id > traced_after and node.op.kind != "leaf":
                 raise SyncedIntermediateError(
                     f"a {node.op.name} result computed inside the differentiated function was "
                     "synced (printed, converted with float()/bool()/item(), or computed with a "

@@ -48,17 +48,12 @@ class TraceState:
     flush_nodes_limit, flush_bytes_limit : int
     immediate_below : int
         The immediate tier's size limit (0: off): see ``immediate_hook``.
-    taping : bool
-        An eager gradient is being traced (``autograd.api``): nodes the immediate tier
-        computes keep their arguments for the reverse walk, and the tier's shortcuts that
-        make nodes without them (NumPy's own calls, in-place writes) stand aside.
     record_sites : bool
         This thread's settings (``lazynum.config`` blocks are per-thread), cached here
         because they are read on every op.
     """
     __slots__ = ("interned", "pending_nodes", "pending_bytes", "live", "orphans", "checks", "read_checks",
-                 "flush_nodes_limit", "flush_bytes_limit", "record_sites", "immediate_below",
-                 "taping")
+                 "flush_nodes_limit", "flush_bytes_limit", "record_sites", "immediate_below")
 
     def __init__(self):
         self.interned = {}
@@ -68,7 +63,6 @@ class TraceState:
         self.orphans = []
         self.checks = []
         self.read_checks = set()
-        self.taping = False
         self.use_settings(config.get())
 
     def use_settings(self, settings) -> None:

@@ -21,7 +21,6 @@ effect now says, naming the user's line.
 """
 from __future__ import annotations
 
-import contextlib
 import threading
 
 import numpy as np
@@ -86,54 +85,13 @@ Node = node_mod.Node
 
 
 def is_on() -> bool:
-    """Whether the calling thread's immediate tier takes shortcuts (on, and not taping)."""
-    state = node_mod.thread.state
-    return bool(state.immediate_below) and not state.taping
+    """Whether the calling thread's immediate tier is on."""
+    return bool(node_mod.thread.state.immediate_below)
 
 
 def size_limit() -> int:
-    """The size limit in elements of the calling thread's immediate-tier shortcuts (0: the
-    tier is off, or a gradient is being taped: ``node.TraceState.taping``)."""
-    state = node_mod.thread.state
-    return 0 if state.taping else state.immediate_below
-
-
-class SyncedIntermediateError(RuntimeError):
-    """A value on the path from the differentiated inputs to the output was computed (synced)
-    or read as a Python value while the function ran, so no gradient can flow through it."""
-
-
-@contextlib.contextmanager
-def taping(input_ids):
-    """Computed nodes keep their arguments (an eager gradient's tape) inside the block;
-    ``input_ids``: the ids of the differentiated inputs' nodes (see ``check_tape_read``)."""
-    state = node_mod.thread.state
-    outer = state.taping
-    state.taping = frozenset(input_ids) | (outer or frozenset()) or frozenset((-1,))
-    try:
-        yield
-    finally:
-        state.taping = outer
-
-
-def check_tape_read(node) -> None:
-    """Refuse to read ``node``'s value as Python data on an eager gradient's tape when it
-    depends on a differentiated input: the lazy gradient's sync would have been an error
-    (the read value is a constant to the program, so no gradient would flow through it)."""
-    inputs = node_mod.thread.state.taping
-    seen, stack = set(), [node]
-    while stack:
-        current = stack.pop()
-        if current.id in inputs:
-            raise SyncedIntermediateError(
-                f"a {node.op.name} result that depends on a differentiated input was read as a "
-                "Python value inside the differentiated function (what is a sync in lazy code: "
-                "printing, float()/bool()/item(), numpy.asarray), so no gradient could flow "
-                "through it; keep the function free of such reads")
-        for arg in current.args:
-            if arg.id not in seen:
-                seen.add(arg.id)
-                stack.append(arg)
+    """The calling thread's immediate-tier size limit in elements (0: the tier is off)."""
+    return node_mod.thread.state.immediate_below
 
 
 def call_numpy(function, args, kwargs):
@@ -198,8 +156,7 @@ def now(op, args, shape, dtype, attrs=(), largest=None):
         raise InternalError(f"op {op.name} produced {out.dtype}{out.shape}, "
                             f"its rules said {dtype}{tuple(map(int, shape))}")
     node = _new_node(Node)
-    node.op, node.attrs, node.shape, node.dtype = op, attrs, shape, dtype
-    node.args = args if state.taping else ()
+    node.op, node.args, node.attrs, node.shape, node.dtype = op, (), attrs, shape, dtype
     node.buffer = out
     node.id = _next_id()
     node.site = metrics.user_frame() if (state.record_sites or op.may_fail) else None
@@ -226,8 +183,7 @@ def _evaluate(node, arrays, attrs) -> None:
     if lines.lines:
         fp_errors.report([node], [(0, lines.take())], fp_state.current(), metrics.user_frame())
     node.buffer = out
-    if not node_mod.thread.state.taping:
-        node.args = ()
+    node.args = ()
     count()
 
 

@@ -24,7 +24,7 @@ from ..control import telemetry as metrics
 from ..expr import fp_state, node as node_mod
 from ..expr.movement import strided_window
 from . import fp_errors
-from .immediate import count, extobj_contextvar, fp_logging, is_on
+from .immediate import count, extobj_contextvar, fp_logging
 
 _new_node = object.__new__
 _next_id = metrics.node_ids.__next__
@@ -53,7 +53,7 @@ def write_in_place(array, storage, region, value) -> bool:
     that node or its buffer (see the module docstring); True when it did.  ``storage`` is a
     plain ``Storage``, not one derived from another; ``array`` is the window written
     through."""
-    if not is_on():
+    if not node_mod.thread.state.immediate_below:
         return False
     old = storage.node
     buffer = old.buffer
@@ -85,7 +85,7 @@ def store_in_place(array, storage, key, value, copy=False) -> bool:
     conversions lazynum's setitem makes are done.  ``storage`` is ``array``'s plain
     ``Storage``, or None for an owner never viewed; ``copy``: into a copy in any case (the
     value reads the old version's memory).  The new value is a new node."""
-    if not is_on():
+    if not node_mod.thread.state.immediate_below:
         return False
     if storage is None:
         old = array._node
@@ -139,7 +139,7 @@ def update_in_place(op, ufunc, target, storage, other) -> bool:
     ``op`` is the ufunc's lazynum op, the new version's node's: NumPy's floating-point
     errors are reported at the user's line as the tier reports them, after the write, as
     NumPy's in-place operators raise them after writing."""
-    if not is_on() or extobj_contextvar is None:
+    if not node_mod.thread.state.immediate_below or extobj_contextvar is None:
         return False
     old = storage.node
     buffer = old.buffer

@@ -14,7 +14,7 @@ from ...array import layout as layouts
 from ...array.arraytype import Storage, ndarray, scalar_result, view_node, wrap, wrap_scalar
 from ...array.conversion import weak_scalar
 from ...expr import dtypes
-from ...expr.node import constant, thread as _trace
+from ...expr.node import constant
 from ...runtime.immediate import is_on as immediate_on, size_limit
 from ...runtime.in_place import store_in_place
 from .advanced import advanced_getitem, advanced_setitem
@@ -36,13 +36,13 @@ def getitem(self, key):
     if items is not None:
         if all(type(k) is int for k in items):      # NumPy returns a scalar: a copy
             buffer = self._n().buffer
-            if buffer is not None and not _trace.state.taping:   # computed: read now
+            if buffer is not None:      # computed (a realized value never changes): read now
                 return wrap_scalar(constant(np.asarray(buffer[tuple(items)])))
             base, layout = base_and_layout(self)
             return wrap_scalar(view_node(base, basic_layout(layout, items)))
         layout = basic_layout(self._layout(), items)
         buffer = self._node.buffer          # (_n() above made it current)
-        if buffer is not None and _is_plain_key(key) and not _trace.state.taping:
+        if buffer is not None and _is_plain_key(key):
             # computed: NumPy's own slicing gives the window's value (a view of the same
             # elements view_node would pick out of the storage)
             return self._window(layout, value=buffer[key])
