@@ -15,7 +15,7 @@ os.environ["LAZYNUM_COMPILE"] = "eager"
 # Tests assert the lazy contract (one sync, N kernels, errors at the sync) on small arrays,
 # which the immediate tier would compute at once: it is off unless a test turns it on
 # (tests/runtime/test_immediate.py; the fuzz slice's ``immediate`` backend mixes both).
-os.environ["LAZYNUM_IMMEDIATE_BELOW"] = "0"
+os.environ.setdefault("LAZYNUM_IMMEDIATE_BELOW", "0")   # (set it to run the suite with the tier on)
 
 # "ci" is deterministic (derandomized, fixed example budget) so CI runs are reproducible;
 # "dev" explores more with fresh randomness: HYPOTHESIS_PROFILE=dev pytest
