@@ -49,6 +49,11 @@ class _Logging(threading.local):
         self.base = self.state = None
 
     def enter(self):
+        """Log NumPy's floating-point errors into ``self.lines`` (emptied) from now: the
+        token that ``extobj_contextvar.reset`` takes to end it."""
+        lines = self.lines.lines
+        if lines:
+            lines.clear()
         current = extobj_contextvar.get()
         if current is not self.base:     # the user changed it (errstate, setbufsize)
             self.derive(current)
@@ -100,14 +105,8 @@ def call_numpy(function, args, kwargs):
     as the tier reports errors (the op, the user's line, the error state in effect)."""
     if extobj_contextvar is None:
         return None
-    logging = fp_logging
-    lines = logging.lines
-    if lines.lines:
-        lines.lines.clear()
-    current = extobj_contextvar.get()
-    if current is not logging.base:
-        logging.derive(current)
-    token = extobj_contextvar.set(logging.state)
+    lines = fp_logging.lines
+    token = fp_logging.enter()
     try:
         out = function(*args, **kwargs)
     finally:
@@ -135,14 +134,8 @@ def now(op, args, shape, dtype, attrs=(), largest=None):
     size = _numel_of.get(bound)
     if (size if size is not None else node_mod.numel(bound)) > limit:
         return None
-    logging = fp_logging
-    lines = logging.lines
-    if lines.lines:
-        lines.lines.clear()
-    current = extobj_contextvar.get()
-    if current is not logging.base:   # the user changed NumPy's state: derive ours anew
-        logging.derive(current)
-    token = extobj_contextvar.set(logging.state)
+    lines = fp_logging.lines
+    token = fp_logging.enter()
     try:
         out = op.reference([arg.buffer for arg in args], attrs)
     except (IndexError, ValueError, OverflowError) as exc:

@@ -157,14 +157,9 @@ def update_in_place(op, ufunc, target, storage, other) -> bool:
         return False
     view = held.buffer
     lines = fp_logging.lines
-    if lines.lines:
-        lines.lines.clear()
-    current = extobj_contextvar.get()
-    if current is not fp_logging.base:
-        fp_logging.derive(current)
     writeable = buffer.flags.writeable
     buffer.flags.writeable = True
-    token = extobj_contextvar.set(fp_logging.state)
+    token = fp_logging.enter()
     try:
         out = np.ndarray(view.shape, view.dtype, buffer, _offset(view, buffer), view.strides)
         ufunc(out, other, out=out)
