@@ -91,9 +91,10 @@ def test_unary_ufuncs_of_wide_dtypes_match_numpy(pair):
                                   "reciprocal", "absolute", "sign"])
 def test_complex_special_values_and_branch_cuts_are_numpys(name):
     # Bit for bit, signed zeros included: NumPy's complex loops, or (llvm) kernels with
-    # NumPy's algorithms.  Fused exp's, sqrt's and log's finite values are libm's (a few
-    # ulps; their special values are checked bit for bit in test_complex_kernels).
-    rtol = 1e-15 if name in ("exp", "sqrt", "log") else 0.0
+    # NumPy's algorithms.  Fused exp's, sqrt's, log's and sign's finite values come from
+    # libm functions (a few ulps; their special values are checked bit for bit in
+    # test_complex_kernels).
+    rtol = 1e-15 if name in ("exp", "sqrt", "log", "sign") else 0.0
     expected = _quiet(lambda: getattr(np, name)(SPECIAL))
     got = _quiet(lambda: np.asarray(getattr(lnp, name)(lnp.asarray(SPECIAL))))
     _same(got, expected, rtol=rtol)

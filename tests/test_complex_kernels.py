@@ -134,7 +134,7 @@ def test_complex_sums_and_means_are_a_sum_per_part_in_the_kernel():
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
 @pytest.mark.parametrize("name", ["exp", "exp2", "sqrt", "log", "log2", "log10", "sin", "cos",
-                                  "sinh", "cosh", "tan", "tanh"])
+                                  "sinh", "cosh", "tan", "tanh", "sign"])
 def test_complex_exp_sqrt_log_have_numpys_special_values_and_libm_close_finite_values(name, dtype):
     # Infinite, NaN and zero parts are NumPy's exactly (C99 Annex G; exp: no overflow for
     # x in (709, 1418) where the product is finite; sqrt and log: the branch cut follows
@@ -370,7 +370,7 @@ def _warnings_of(fn):
 
 
 @pytest.mark.parametrize("name", ["exp", "exp2", "log", "log2", "log10", "sqrt", "reciprocal",
-                                  "sin", "cos", "sinh", "cosh", "tan", "tanh"])
+                                  "sin", "cos", "sinh", "cosh", "tan", "tanh", "sign"])
 def test_fused_complex_functions_warn_exactly_where_numpy_warns(name):
     # Each value alone: the warnings NumPy gives (log of 0: divide by zero; exp of a NaN
     # part beside a finite one, reciprocal of any NaN part: invalid; overflow) and the

@@ -11,6 +11,8 @@ checks them bit for bit against NumPy, ``exp``/``sqrt`` to libm's tolerance):
   complex loop; ``square`` is ``z * z``);
 - ``divide``: Smith's method, NumPy's branches (a zero divisor divides each part by
   ``|br|``, giving NumPy's infinities and NaNs); ``reciprocal``: NumPy's own loop;
+- ``sign``: NumPy 2's loop, ``z / hypot`` (within 2 ulps: this backend's hypot) and its
+  special cases;
 - ``absolute``: ``L * sqrt(fma(r, r, 1))`` with ``L = max(|re|, |im|)``, ``r = min / L``
   (NumPy's overflow-safe hypot; inf if a part is infinite, else NaN if one is NaN, 0 for 0);
 - comparisons: ``==``/``!=`` on both parts; ``<``, ``<=``, ``>``, ``>=`` lexicographic
@@ -116,6 +118,28 @@ def _reciprocal(b, args, part):
     nan_re = b.scalar("isnan", (re,), BOOL)
     nan = b.scalar("logical_or", (nan_re, b.scalar("isnan", (im,), BOOL)), BOOL)
     return _raise_invalid(b, nan, pick(nan_re, re, im), value, part)
+
+
+def _sign(b, args, part):
+    # NumPy 2's loop: z / hypot(re, im); NaN if that is NaN; for an infinite |z|, (+-1, 0)
+    # from an infinite real part beside a finite or NaN one, (0, +-1) from an infinite
+    # imaginary part, NaN from two; 0 for 0.  (Special lanes divide by 1: no flag.)
+    (re, im), = args
+    op = lambda name, *xs: b.scalar(name, xs, part)     # noqa: E731
+    pick = lambda cond, x, y: b.scalar("select", (cond, x, y), part)    # noqa: E731
+    test = lambda name, *xs: b.scalar(name, xs, BOOL)   # noqa: E731
+    c = lambda v: b.scalar_const(v, part)               # noqa: E731
+    size = op("hypot", re, im)
+    zero, one, nan = c(0.0), c(1.0), c(np.nan)
+    plain = test("logical_and", test("isfinite", size), test("not_equal", size, zero))
+    by = pick(plain, size, one)
+    value = (op("divide", re, by), op("divide", im, by))
+    unit = lambda v: pick(test("greater", v, zero), one, c(-1.0))     # noqa: E731
+    inf_re, inf_im = test("isinf", re), test("isinf", im)
+    both = test("logical_and", inf_re, inf_im)
+    huge = (pick(both, nan, pick(inf_re, unit(re), zero)), pick(both, nan, pick(inf_re, zero, unit(im))))
+    special = (pick(test("isnan", size), nan, pick(test("isinf", size), h, zero)) for h in huge)
+    return tuple(pick(plain, v, sp) for v, sp in zip(value, special))
 
 
 def _absolute(b, args, part):
@@ -444,8 +468,8 @@ def _logical(name):
 
 OPS = {
     "add": _add, "subtract": _subtract, "negative": _negative, "multiply": _multiply,
-    "divide": _divide, "reciprocal": _reciprocal, "absolute": _absolute, "equal": _equal,
-    "not_equal": _not_equal,
+    "divide": _divide, "reciprocal": _reciprocal, "sign": _sign, "absolute": _absolute,
+    "equal": _equal, "not_equal": _not_equal,
     "isnan": _either("isnan", "logical_or"), "isinf": _either("isinf", "logical_or"),
     "isfinite": _either("isfinite", "logical_and"),
     **{name: _ordering(name) for name in ORDER},

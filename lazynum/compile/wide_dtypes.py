@@ -75,7 +75,7 @@ def extern_reason(node, renders=WIDE) -> str | None:
     name = node.op.name
     if dtypes & COMPLEX and name not in COMPLEX_FUSED:
         return (f"{name} on {', '.join(wide)}: no complex kernel code (NumPy's loop runs; "
-                "fused: + - * /, reciprocal, abs, exp, exp2, log, log2, log10, sqrt, sin, cos, "
+                "fused: + - * /, reciprocal, sign, abs, exp, exp2, log, log2, log10, sqrt, sin, cos, "
                 "tan, sinh, cosh, tanh, conj, "
                 "real/imag, comparisons, maximum/minimum/fmax/fmin, isnan/isinf/isfinite, "
                 "logical ops, casts, where, sums)")

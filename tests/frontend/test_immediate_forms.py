@@ -149,3 +149,13 @@ def test_a_mask_selection_of_computed_arrays_is_an_array_of_its_true_size():
     with lazynum.config(immediate_below=0):
         pending = x > 0.5
     assert type(x[pending]) is lazynum.BoundedArray            # a pending mask: bounded
+
+
+def test_a_store_checks_the_index_before_the_value_as_numpy():
+    # fuzz seed 991125: NumPy's IndexError, not the value's OverflowError
+    c = lazynum.asarray(numpy.array([[0]], dtype=numpy.int8))
+    with pytest.raises(IndexError):
+        c[-3, -3] = 300
+    with pytest.raises(OverflowError):
+        c[0, 0] = 300
+    numpy.testing.assert_array_equal(numpy.asarray(c), [[0]])

@@ -214,7 +214,10 @@ def _store_now(self, key, value) -> bool:
             return False
         if value._view.layout == basic_layout(view.layout, items):
             return True                 # x[i] = x[i]: nothing moves
-    converted = _computed_value(value, dtype)
+    try:
+        converted = _computed_value(value, dtype)
+    except (OverflowError, ValueError, TypeError):
+        return False        # the general path raises it, after NumPy's index checks
     return converted is not None and store_in_place(self, storage, key, converted, copy=same)
 
 
