@@ -205,7 +205,7 @@ def test_generator_skips_writes_where_numpy_disagrees_with_its_own_copy_semantic
     assert g.ns["b"][1, 0, 0] == -8.0
 
 
-def test_generator_skips_reshapes_of_a_compress_along_an_inner_axis():
+def test_generator_skips_reshapes_of_bounded_values_whose_bounded_dim_is_not_first():
     """Tiers fuzz seed 714651: NumPy's reshape of compress(..., axis=1) is a view; lazynum's
     copies (its bounded axis is slowest in memory: README, known deviations).  A reshape of
     a compress along the first axis, or of another array, is still generated."""
@@ -224,6 +224,12 @@ def test_generator_skips_reshapes_of_a_compress_along_an_inner_axis():
     assert g.attempt(Candidate("v2 = np.compress(a[:2], x, axis=0)", "produce.compress", bounded=True))
     assert g.attempt(Candidate("v3 = v2.reshape((1, -1))", "view.reshape"))
     assert g.attempt(Candidate("v4 = x.reshape((1, -1))", "view.reshape"))
+    # immediate fuzz seed 839076: a stack of a selection has its bounded dim second
+    assert g.attempt(Candidate("v5 = x[x > 0]", "produce.mask", bounded=True))
+    assert g.attempt(Candidate("v6 = (v5 * 2).astype(np.uint8)", "elementwise.binary"))
+    assert g.attempt(Candidate("v7 = v6.reshape((-1, 1))", "view.reshape"))
+    assert g.attempt(Candidate("v8 = np.stack([v5, v5])", "join"))
+    assert not g.attempt(Candidate("v9 = np.ravel(v8)", "view.reshape"))
 
 
 def test_generator_never_picks_a_variance_as_clean():

@@ -42,7 +42,7 @@ class Generator:
         self.bounded: set = set()        # names produced by (or from) data-dependent producers
         self.frozen: set = set()         # views of NumPy scalars: never written (see _record)
         self.foreign: set = set()        # NumPy arrays in the lazynum run too (numpy.array(x))
-        self.padded_inside: set = set()  # compress(axis > 0) results and what is made from them
+        self.bounded_first: set = set()  # bounded names whose bounded dim is known to be the first
         self.noisy: set = set()          # var/std results and what is made from them
         self.errors = 0
         self.counter = 0
@@ -74,7 +74,7 @@ class Generator:
     # ----- trying a candidate -------------------------------------------------------------
     def attempt(self, candidate: Candidate) -> bool:
         """Run ``candidate`` in the NumPy namespace; keep it or roll back.  True if kept."""
-        if self._lazy_view_of_numpy(candidate) or self._reshape_of_padded_inside(candidate):
+        if self._lazy_view_of_numpy(candidate) or self._reshape_of_padding_inside(candidate):
             return False
         copy_semantics = self._out_through_copies(candidate)
         saved = self._snapshot()
@@ -122,10 +122,9 @@ class Generator:
         # only lazynum arrays have .sync().
         if candidate.kind == "sync.implicit:numpy_copy" or referenced & self.foreign:
             self.foreign.update(new)
-        if (candidate.kind == "produce.compress" and new and _compress_axis_inside(candidate.text, self.ns[new[0]])
-                or referenced & self.padded_inside):
-            self.padded_inside.update(new)
-        self.padded_inside &= set(self.ns)
+        if self._keeps_bounded_first(candidate, new, referenced):
+            self.bounded_first.update(new)
+        self.bounded_first &= set(self.ns)
         # A variance divides by the count twice (its mean is inexact), so its last bit
         # depends on the summation order (NumPy's own differs with the memory layout): a
         # value on the clean grid there may be one ulp off it in lazynum, and a threshold
@@ -169,14 +168,32 @@ class Generator:
         return (viewing and "np." in candidate.text
                 and bool(set(NAME_PATTERN.findall(candidate.text)) & self.foreign))
 
-    def _reshape_of_padded_inside(self, candidate) -> bool:
-        """A reshape, ravel or ``view(dtype)`` of a compress(axis > 0) result or of what is
-        made from it (casts and elementwise results keep its memory order): lazynum keeps its
-        bounded axis slowest in memory, so where NumPy's reshape of the compact array is a
-        view, lazynum's copies, and NumPy's contiguous last axis is not lazynum's (README:
-        known deviations); later writes, or the view's error, would differ."""
+    def _keeps_bounded_first(self, candidate, new, referenced) -> bool:
+        """Whether ``new`` are bounded with their bounded dim first: a producer's results
+        (but compress along another axis), and elementwise results and casts of only such
+        values that broadcasting gave no new leading dims."""
+        if not new:
+            return False
+        if candidate.bounded:
+            return not (candidate.kind == "produce.compress"
+                        and _compress_axis_inside(candidate.text, self.ns[new[0]]))
+        sources = (referenced - set(new)) & self.bounded
+        if not sources or not sources <= self.bounded_first:
+            return False
+        if candidate.kind.split(".")[0] not in ("elementwise", "cast", "promotion"):
+            return False
+        ndim = max(numpy.ndim(self.ns[n]) for n in sources)
+        return all(numpy.ndim(self.ns[n]) == ndim for n in new)
+
+    def _reshape_of_padding_inside(self, candidate) -> bool:
+        """A reshape, ravel or ``view(dtype)`` of a bounded value whose bounded dim may not be
+        the first (a compress along another axis, a stack or transpose of a selection, what
+        is made from them): lazynum's padding then sits between its elements, so where
+        NumPy's reshape of the compact array is a view lazynum's copies, and NumPy's
+        contiguous last axis is not lazynum's (README: known deviations); later writes, or
+        the view's error, would differ."""
         return (candidate.kind in ("view.reshape", "view.dtype")
-                and bool(set(NAME_PATTERN.findall(candidate.text)) & self.padded_inside))
+                and bool(set(NAME_PATTERN.findall(candidate.text)) & (self.bounded - self.bounded_first)))
 
     def _snapshot(self) -> list:
         """Copies of every array's memory root, so a rejected in-place write can be undone."""
