@@ -18,8 +18,8 @@ from ...expr.node import constant
 from ...runtime.immediate import is_on as immediate_on, size_limit
 from ...runtime.in_place import store_in_place
 from .advanced import advanced_getitem, advanced_setitem
-from .basic import (_basic_value, _is_basic, _is_scalar_key, _plain_items, base_and_layout,
-                    basic_layout, broadcast_value, key_items, write_box)
+from .basic import (_basic_value, _is_basic, _is_scalar_key, _plain_items, _unit_slice,
+                    base_and_layout, basic_layout, broadcast_value, key_items, write_box)
 
 
 def _without_bounded(key):
@@ -29,8 +29,37 @@ def _without_bounded(key):
     return key
 
 
+def _unit_slices_layout(layout, key):
+    """``layout`` windowed by ``key``, a slice or a tuple of at most ndim slices of Python
+    ints with no step (``a[1:-1, 2:]``, the hot key of stencil loops), or None: one pass
+    of ``basic_layout``'s rules for that case."""
+    items = key if type(key) is tuple else (key,)
+    shape, strides, offset = layout
+    if len(items) > len(shape):
+        return None
+    new_shape = list(shape)
+    for dim, item in enumerate(items):
+        if type(item) is not slice or item.step is not None:
+            return None
+        start, stop = item.start, item.stop
+        if not ((start is None or type(start) is int) and (stop is None or type(stop) is int)):
+            return None
+        start, length = _unit_slice(start, stop, shape[dim])
+        if length and start:
+            offset += start * strides[dim]
+        new_shape[dim] = length
+    return (tuple(new_shape), strides, offset)
+
+
 def getitem(self, key):
     """``a[key]``: a view for basic indices, a gather for integer/boolean arrays."""
+    kind = type(key)
+    if kind is tuple or kind is slice:
+        buffer = self._n().buffer
+        if buffer is not None:
+            layout = _unit_slices_layout(self._layout(), key) if buffer.ndim else None
+            if layout is not None:      # computed: NumPy's own slicing gives the value
+                return self._window(layout, value=buffer[key])
     ndim = self.ndim
     items = _plain_items(key, ndim)
     if items is not None:
