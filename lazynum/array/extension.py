@@ -9,7 +9,8 @@ The front end never imports ``lazynum.bounded``; it calls through this table, wh
 - ``@extensible(name)`` marks a front-end function as the namespace's ``name``;
   ``register_form(name, factory)`` makes it call ``factory(plain_function)`` from then on:
   a form that handles extension arguments (``lazynum.sum(selection)``) and passes anything
-  else to the plain function.  ``lazynum.sum`` is one function either way.
+  else to the plain function; ``wrap_form(name, wrapper)`` puts another in front of it.
+  ``lazynum.sum`` is one function either way.
 - ``register_hook(name, function)`` / ``hook(name)``: what the front end asks of the
   extension when its own arguments produce one (``x[mask]`` is a bounded selection; a ufunc
   over a bounded array).
@@ -77,6 +78,12 @@ def extensible(name: str):
 def register_form(name: str, factory) -> None:
     """From now on the namespace's ``name`` runs ``factory(plain function)``."""
     _FORMS[name] = factory(_PLAIN[name])
+
+
+def wrap_form(name: str, wrapper) -> None:
+    """From now on the namespace's ``name`` runs ``wrapper(what it ran until now)``: a form
+    in front of the extension's (the immediate tier's, ``frontend.immediate_forms``)."""
+    _FORMS[name] = wrapper(_FORMS.get(name, _PLAIN[name]))
 
 
 def extensible_names() -> tuple:

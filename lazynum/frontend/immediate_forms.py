@@ -21,6 +21,7 @@ import functools
 
 import numpy as np
 
+from ..array import extension
 from ..array.arraytype import ndarray, scalar_result, wrap, wrap_ordered, wrap_scalar
 from ..expr import dtypes
 from ..expr import node as nodes
@@ -149,10 +150,17 @@ def _method_form(name, lazy_method):
 
 def install(namespace) -> None:
     """Put the immediate forms in front of ``namespace``'s functions and ndarray's methods."""
+    extensible = set(extension.extensible_names())
     for name in FUNCTIONS:
         lazy_function = getattr(namespace, name, None)
-        if callable(lazy_function) and hasattr(np, name):
-            setattr(namespace, name, immediate_form(f"numpy.{name}", lazy_function, getattr(np, name)))
+        if not (callable(lazy_function) and hasattr(np, name)):
+            continue
+        numpy_function = getattr(np, name)
+        if name in extensible:      # one function in the namespace: a form in its dispatch
+            extension.wrap_form(name, lambda current, name=name, numpy_function=numpy_function:
+                                immediate_form(f"numpy.{name}", current, numpy_function))
+        else:
+            setattr(namespace, name, immediate_form(f"numpy.{name}", lazy_function, numpy_function))
     linalg = namespace.linalg
     for name in LINALG_FUNCTIONS:
         lazy_function = getattr(linalg, name, None)
