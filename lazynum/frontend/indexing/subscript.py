@@ -30,16 +30,18 @@ def _without_bounded(key):
 
 
 def _unit_slices_layout(layout, key):
-    """``layout`` windowed by ``key``, a slice or a tuple of at most ndim slices of Python
-    ints with no step (``a[1:-1, 2:]``, the hot key of stencil loops), or None: one pass
-    of ``basic_layout``'s rules for that case."""
+    """``layout`` windowed by ``key``, a slice or a tuple of step-less slices of Python ints
+    and ``None`` (new axes) indexing at most ndim dims (``a[1:-1, 2:]``, ``v[None, :]``: the
+    hot keys of stencil loops), or None: one pass of ``basic_layout``'s rules for them."""
     items = key if type(key) is tuple else (key,)
     shape, strides, offset = layout
-    if len(items) > len(shape):
-        return None
-    new_shape = list(shape)
-    for dim, item in enumerate(items):
-        if type(item) is not slice or item.step is not None:
+    new_shape, new_strides, dim = [], [], 0
+    for item in items:
+        if item is None:
+            new_shape.append(1)
+            new_strides.append(0)
+            continue
+        if type(item) is not slice or item.step is not None or dim == len(shape):
             return None
         start, stop = item.start, item.stop
         if not ((start is None or type(start) is int) and (stop is None or type(stop) is int)):
@@ -47,8 +49,11 @@ def _unit_slices_layout(layout, key):
         start, length = _unit_slice(start, stop, shape[dim])
         if length and start:
             offset += start * strides[dim]
-        new_shape[dim] = length
-    return (tuple(new_shape), strides, offset)
+        new_shape.append(length)
+        new_strides.append(strides[dim])
+        dim += 1
+    return (tuple(new_shape) + tuple(shape[dim:]), tuple(new_strides) + tuple(strides[dim:]),
+            offset)
 
 
 def getitem(self, key):
