@@ -859,3 +859,20 @@ def test_an_element_of_a_computed_array_is_read_without_a_sync_and_keeps_its_val
     assert first.dtype == np.float64 and first.shape == ()
     with pytest.raises(IndexError):
         x[3, 0]
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "float64", "int8", "bool"])
+@pytest.mark.parametrize("value_shape", [(1, 1), (2,)])
+def test_a_sequence_into_one_element_raises_numpys_error(dtype, value_shape):
+    # fuzz seed 1010220: complex() of a sequence is NumPy's TypeError for complex arrays; a
+    # bool array takes a one-element sequence's truth value
+    value = np.ones(value_shape, dtype=np.uint8)
+    outcomes = []
+    for module in (np, lnp):
+        target = module.zeros(3, dtype=dtype)
+        try:
+            target[1] = module.asarray(value)
+            outcomes.append(("ok", np.asarray(target).tolist()))
+        except (TypeError, ValueError) as exc:
+            outcomes.append((type(exc).__name__, None))
+    assert outcomes[0] == outcomes[1]

@@ -14,7 +14,7 @@ from ...array import layout as layouts
 from ...array.arraytype import Storage, ndarray, scalar_result, view_node, wrap, wrap_scalar
 from ...array.conversion import weak_scalar
 from ...expr import dtypes
-from ...expr.node import constant
+from ...expr.node import constant, numel
 from ...runtime.immediate import is_on as immediate_on, size_limit
 from ...runtime.in_place import store_in_place
 from .advanced import advanced_getitem, advanced_setitem
@@ -276,10 +276,13 @@ def setitem(self, key, value):
         if _is_same_window(value, self, region):
             return          # ``x[i] = x[i]`` (the store ending ``x[i] += v``): nothing moves
         converted = _basic_value(value, self.dtype)
-        # NumPy refuses a sequence into one element (bool arrays excepted: NumPy takes the
-        # sequence's truth value there).
-        if converted.shape and self.dtype.kind != "b" and _is_scalar_key(key, items, self.ndim):
-            raise ValueError("setting an array element with a sequence.")
+        # NumPy refuses a sequence into one element: complex() of it raises TypeError for a
+        # complex array; a bool array takes a one-element sequence's truth value.
+        if converted.shape and _is_scalar_key(key, items, self.ndim):
+            if self.dtype.kind == "c":
+                raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+            if self.dtype.kind != "b" or numel(converted.shape) != 1:
+                raise ValueError("setting an array element with a sequence.")
         box = write_box(items, _own_storage_shape(self))
         self._write(region, broadcast_value(converted, region[0]), box)
         return
