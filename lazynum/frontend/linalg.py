@@ -17,7 +17,7 @@ import numpy as np
 
 from ..array.extension import extensible
 from ..expr import dtypes
-from ..array.arraytype import ndarray, wrap
+from ..array.arraytype import ndarray, wrap, wrap_scalar
 from ..array.conversion import cast, to_array, to_node
 from ..expr import node as nodes
 from ..expr.complex_parts import real_node
@@ -55,8 +55,8 @@ def _loop_dtype(ufunc_name: str, a: np.dtype, b: np.dtype, want, casting: str) -
 
 def _store(result, out, casting, name):
     """Write ``result`` (a node) into the lazynum array ``out`` (NumPy's gufunc ``out=``)."""
-    if out is None:
-        return wrap(result)
+    if out is None:                 # 1-d @ 1-d: NumPy returns a scalar
+        return wrap(result) if result.shape else wrap_scalar(result)
     if isinstance(out, tuple):
         if len(out) != 1:
             raise ValueError(f"{name}: expected 1 output array, got {len(out)}")

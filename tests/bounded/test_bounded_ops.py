@@ -412,3 +412,16 @@ def test_in_place_casting_error_comes_before_a_bounded_shape_error():
     numbers = lnp.asarray(np.array([1, 2, 3]))[lnp.asarray(np.array([True, False, True]))]
     numbers += picked                     # sizes 2 and 1 broadcast
     assert_same(numbers, np.array([6, 8]))
+
+
+def test_a_vector_product_is_numpys_scalar_kind():
+    # immediate fuzz seed 852357: v @ v of 1-d operands (a selection too) is NumPy's scalar,
+    # so float() of a complex product takes its real part; lazynum gave a 0-d array (TypeError)
+    import warnings
+    for m, a in ((np, np.array([1j, 2], dtype=np.complex64)),
+                 (lnp, lnp.asarray(np.array([1j, 2], dtype=np.complex64)))):
+        selected = a[a.real < 2.5]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert float(a @ a) == 3.0 and float(selected @ selected) == 3.0
+            assert float(m.matmul(a, a)) == 3.0
