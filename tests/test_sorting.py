@@ -248,3 +248,15 @@ def test_sorting_does_not_sync():
     lnp.searchsorted(s[0], a, sorter=lnp.argsort(s[0]))
     a.sort(axis=0)
     assert lnp.metrics()["syncs"] == 0 and lnp.metrics()["fallbacks"] == 0
+
+
+def test_searchsorted_of_a_scalar_value_is_numpys_scalar_kind():
+    # tiers fuzz seed 752348: NumPy returns a scalar, whose ravel is a new array; lazynum's
+    # 0-d array was a view, so np.add.at through ravel/trim_zeros changed the result
+    def program(m):
+        found = m.searchsorted(m.sort(m.asarray(np.array([-6.0]))), -5.0)
+        flat = m.trim_zeros(found.ravel())
+        m.add.at(flat, np.array([-1, 0]), 4)
+        return found, flat
+    for got, want in zip(program(lnp), program(np)):
+        assert_same(got, want)

@@ -14,7 +14,7 @@ import numpy as np
 from ..array.extension import extensible
 from ..expr import dtypes
 from ..array import layout as layouts
-from ..array.arraytype import layout_of, ndarray, wrap, wrap_ordered
+from ..array.arraytype import layout_of, ndarray, wrap, wrap_ordered, wrap_scalar
 from ..array.conversion import cast, numpy_constant, to_array, to_node
 from ..expr import node as nodes
 from ..expr.extern import ARGSORT, SEARCHSORTED, SORT
@@ -254,7 +254,8 @@ def searchsorted(a, v, side="left", sorter=None):
         index = _apply(CHECK_INDEX, (s,), (a_node.size, 0, False))
         a_node = _apply(TAKE, (a_node, index), (0,))
     dt = dtypes.result_type(a_node.dtype, v_node.dtype)
-    return wrap(_apply(SEARCHSORTED, (cast(a_node, dt), cast(v_node, dt)), (side,)))
+    node = _apply(SEARCHSORTED, (cast(a_node, dt), cast(v_node, dt)), (side,))
+    return wrap(node) if node.shape else wrap_scalar(node)   # a 0-d v: NumPy's scalar
 
 
 def _numpy_input(ar) -> np.ndarray:
