@@ -18,8 +18,8 @@ from ...expr.node import constant, numel
 from ...runtime.immediate import is_on as immediate_on, size_limit
 from ...runtime.in_place import store_in_place
 from .advanced import advanced_getitem, advanced_setitem
-from .basic import (_basic_value, _is_basic, _is_scalar_key, _plain_items, _unit_slice,
-                    base_and_layout, basic_layout, broadcast_value, key_items, write_box)
+from .basic import (_basic_value, _is_basic, _is_scalar_key, _plain_items, base_and_layout,
+                    basic_layout, broadcast_value, key_items, write_box)
 
 
 def _without_bounded(key):
@@ -29,31 +29,27 @@ def _without_bounded(key):
     return key
 
 
+_FULL = slice(None)
+
+
 def _unit_slices_layout(layout, key):
     """``layout`` windowed by ``key``, a slice or a tuple of step-less slices of Python ints
     and ``None`` (new axes) indexing at most ndim dims (``a[1:-1, 2:]``, ``v[None, :]``: the
-    hot keys of stencil loops), or None: one pass of ``basic_layout``'s rules for them."""
+    hot keys of stencil loops), or None: ``basic_layout`` without the general key parse."""
     items = key if type(key) is tuple else (key,)
-    shape, strides, offset = layout
-    new_shape, new_strides, dim = [], [], 0
+    dims = 0
     for item in items:
         if item is None:
-            new_shape.append(1)
-            new_strides.append(0)
             continue
-        if type(item) is not slice or item.step is not None or dim == len(shape):
+        if type(item) is not slice or item.step is not None or not (
+                (item.start is None or type(item.start) is int)
+                and (item.stop is None or type(item.stop) is int)):
             return None
-        start, stop = item.start, item.stop
-        if not ((start is None or type(start) is int) and (stop is None or type(stop) is int)):
-            return None
-        start, length = _unit_slice(start, stop, shape[dim])
-        if length and start:
-            offset += start * strides[dim]
-        new_shape.append(length)
-        new_strides.append(strides[dim])
-        dim += 1
-    return (tuple(new_shape) + tuple(shape[dim:]), tuple(new_strides) + tuple(strides[dim:]),
-            offset)
+        dims += 1
+    missing = len(layout[0]) - dims
+    if missing < 0:
+        return None
+    return basic_layout(layout, [*items, *(_FULL,) * missing] if missing else items)
 
 
 def getitem(self, key):
