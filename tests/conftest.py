@@ -35,6 +35,15 @@ def backend(request):
         yield request.param
 
 
+@pytest.fixture
+def immediate_tier(backend):
+    """The immediate tier on, at ``IMMEDIATE_LIMIT`` elements, on each backend."""
+    import lazynum
+    from tests.strategies import IMMEDIATE_LIMIT
+    with lazynum.config(immediate_below=IMMEDIATE_LIMIT):
+        yield IMMEDIATE_LIMIT
+
+
 @pytest.fixture(autouse=True)
 def _fresh_metrics():
     import lazynum

@@ -400,3 +400,13 @@ def apply_lazy_slice_program(m, x, p):
     elif p["base_write"] == "fill":
         base.fill(value - 1)
     return {"x": x, "base": base, "view": view}
+
+
+# The size limit the immediate tier's tests run it with (the ``immediate_tier`` fixture):
+# small enough that "over the limit" is a cheap array.
+IMMEDIATE_LIMIT = 64
+
+
+def computed(x) -> bool:
+    """Whether lazynum array ``x``'s value is computed (a realized node)."""
+    return x._n().buffer is not None

@@ -11,18 +11,11 @@ import numpy
 import pytest
 
 import lazynum
+from tests.strategies import IMMEDIATE_LIMIT, computed
 
-LIMIT = 64
-
-
-@pytest.fixture(autouse=True)
-def _immediate(backend):
-    with lazynum.config(immediate_below=LIMIT):
-        yield
-
-
-def _computed(x) -> bool:
-    return x._n().buffer is not None
+LIMIT = IMMEDIATE_LIMIT
+_computed = computed
+pytestmark = pytest.mark.usefixtures("immediate_tier")
 
 
 A = numpy.linspace(-2.0, 3.0, 12).reshape(3, 4)

@@ -13,19 +13,12 @@ import numpy
 import pytest
 
 import lazynum
+from tests.strategies import IMMEDIATE_LIMIT, computed
 from lazynum.expr import node as node_mod
 
-LIMIT = 64
-
-
-@pytest.fixture(autouse=True)
-def _immediate(backend):
-    with lazynum.config(immediate_below=LIMIT):
-        yield
-
-
-def _computed(x) -> bool:
-    return x._n().buffer is not None
+LIMIT = IMMEDIATE_LIMIT
+_computed = computed
+pytestmark = pytest.mark.usefixtures("immediate_tier")
 
 
 def test_small_ops_on_computed_arrays_run_at_once_without_a_sync():
